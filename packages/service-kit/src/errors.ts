@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * An error whose message is safe to show the caller. Routes throw these for every 4xx; anything
+ * else that escapes a handler is a bug and is answered with a 500 that leaks nothing.
+ */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'authentication required') => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const payloadTooLarge = (message: string) => new HttpError(413, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const serviceUnavailable = (message: string, retryAfterSeconds?: number) =>
+  new HttpError(
+    503,
+    message,
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
+
+/** The one error body shape all three specs use. */
+export const errorBody = (message: string) => ({ error: message });
+
+function isFastifyClientError(error: FastifyError): boolean {
+  // Fastify's own errors (bad JSON, body too large, unsupported media type, validation) carry a 4xx
+  // status and a message written for the caller.
+  return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+}
+
+function validationMessage(error: FastifyError): string {
+  // Fastify words these as "body/limit must be <= 100"; a dotted path reads better to API users.
+  return error.message.replace(/^(body|querystring|params|headers)\//, '$1.').replace(/\//g, '.');
+}
+
+export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpError) {
+    if (error.statusCode >= 500) request.log.warn({ err: error }, 'request refused');
+    return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
+  }
+  if (error.validation) {
+    return reply.code(400).send(errorBody(validationMessage(error)));
+  }
+  if (isFastifyClientError(error)) {
+    return reply.code(error.statusCode as number).send(errorBody(error.message));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send(errorBody('internal server error'));
+}
+
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send(errorBody(`no route for ${request.method} ${request.url.split('?')[0]}`));
+}

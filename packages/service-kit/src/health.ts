@@ -1,0 +1,63 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+
+export type ReadinessCheck = () => Promise<unknown>;
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The dependencies an app needs before it can serve (database, Redis, ...). Readiness fails while
+ * any check fails and from the moment the process starts shutting down, so a load balancer stops
+ * sending new work before the listener closes.
+ */
+export class Readiness {
+  private readonly checks = new Map<string, ReadinessCheck>();
+  private draining = false;
+
+  add(name: string, check: ReadinessCheck): void {
+    this.checks.set(name, check);
+  }
+
+  startDraining(): void {
+    this.draining = true;
+  }
+
+  async report(log: FastifyBaseLogger): Promise<{ ready: boolean; checks: Record<string, string> }> {
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => {
+        try {
+          await withTimeout(check, CHECK_TIMEOUT_MS);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          // The reason goes to the log only: readiness is unauthenticated and errors can name hosts.
+          log.warn({ err, check: name }, 'readiness check failed');
+          return [name, 'failed'] as const;
+        }
+      }),
+    );
+    const checks: Record<string, string> = Object.fromEntries(entries);
+    if (this.draining) checks.shutdown = 'draining';
+    const ready = !this.draining && entries.every(([, state]) => state === 'ok');
+    return { ready, checks };
+  }
+}
+
+/** `/livez`: the process is up. `/readyz`: it can serve, with the state of each dependency. */
+export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
+  app.get('/livez', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+    const { ready, checks } = await readiness.report(request.log);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+  });
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** One registry per app instance (one per process in production): process metrics plus HTTP metrics. */
+export function createRegistry(service: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/**
+ * Counts requests and times them, labelled by route template (never the raw URL, which would let
+ * callers create unbounded series) and status code.
+ */
+export function instrumentHttp(app: FastifyInstance, registry: Registry): void {
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status code',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its response, by method, route template and status code',
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+}
+
+export function registerMetricsRoute(app: FastifyInstance, registry: Registry, path = '/metrics'): void {
+  app.get(path, { logLevel: 'warn' }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+}
