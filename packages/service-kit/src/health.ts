@@ -55,8 +55,8 @@ export class Readiness {
 
 /** `/livez`: the process is up. `/readyz`: it can serve, with the state of each dependency. */
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
-  app.get('/livez', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+  app.get('/livez', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (request, reply) => {
     const { ready, checks } = await readiness.report(request.log);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
   });

@@ -10,6 +10,11 @@ export function createRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  // These gauges end in _total, which Prometheus reserves for counters (promtool rejects them);
+  // the same numbers are kept per type in nodejs_active_handles, _requests and _resources.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
   return registry;
 }
 
@@ -45,7 +50,7 @@ export function instrumentHttp(app: FastifyInstance, registry: Registry): void {
 }
 
 export function registerMetricsRoute(app: FastifyInstance, registry: Registry, path = '/metrics'): void {
-  app.get(path, { logLevel: 'warn' }, async (_request, reply) => {
+  app.get(path, async (_request, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import { handleError, handleNotFound } from './errors.ts';
 import { Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
@@ -14,6 +14,8 @@ declare module 'fastify' {
 }
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
+// Probes and scrapes arrive every few seconds; logging each would bury the requests that matter.
+const QUIET_PATHS = /^\/(livez|readyz|metrics|health|v1\/health|v1\/metrics)(\?|$)/;
 
 export interface ServerOptions {
   logger: Logger;
@@ -34,6 +36,9 @@ export function createServer(options: ServerOptions): FastifyInstance {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     },
+    logController: new LogController({
+      disableRequestLogging: (req: { url?: string }) => QUIET_PATHS.test(req.url ?? ''),
+    }),
     forceCloseConnections: 'idle',
     // Requests that arrive on an open connection while draining are still served, not refused.
     return503OnClosing: false,

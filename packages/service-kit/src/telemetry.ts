@@ -3,6 +3,9 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 
+// Probes and scrapes arrive every few seconds and would drown the traces that matter.
+const UNTRACED = /^\/(livez|readyz|metrics)(\?|$)/;
+
 export interface Telemetry {
   shutdown(): Promise<void>;
 }
@@ -17,11 +20,11 @@ export function startTelemetry(options: { endpoint: string; serviceName: string;
     serviceName: options.serviceName,
     traceExporter: new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }),
     instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes would drown the traces that matter.
-        ignoreIncomingRequestHook: (req) => /^\/(livez|readyz|metrics)\b/.test(req.url ?? ''),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? '') }),
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        ignorePaths: (route) => UNTRACED.test(route.url),
       }),
-      new FastifyOtelInstrumentation({ registerOnInitialization: true }),
     ],
   });
   sdk.start();

@@ -1,0 +1,94 @@
+import { Redis } from 'ioredis';
+import type { SharedStateLogger } from './types.ts';
+
+/** Upper bound for any single command, PING included. */
+const COMMAND_TIMEOUT_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 3_000;
+/** After disconnect(), ioredis destroys a socket whose peer has not closed it by then. */
+const DISCONNECT_TIMEOUT_MS = 1_000;
+/** How long close() waits for a socket to report it has ended; must exceed the above. */
+const CLOSE_TIMEOUT_MS = 3_000;
+
+export type ConnectionRole = 'cmd' | 'sub';
+
+/** Shows up in CLIENT LIST, e.g. "trove:errors:sub". SETNAME refuses spaces and control chars. */
+function connectionName(keyPrefix: string, role: ConnectionRole): string {
+  return `${keyPrefix.replace(/[^!-~]/g, '_')}${role}`;
+}
+
+export function openConnection(
+  redisUrl: string,
+  keyPrefix: string,
+  role: ConnectionRole,
+  logger: SharedStateLogger,
+): Redis {
+  const client = new Redis(redisUrl, {
+    connectionName: connectionName(keyPrefix, role),
+    // The default (20) keeps a request queued through ~20 reconnect attempts,
+    // so a dead Redis would stall every HTTP request for tens of seconds.
+    // With 2 a request fails after a few quick attempts; the client itself
+    // keeps reconnecting in the background (default backoff, capped at 5 s).
+    maxRetriesPerRequest: 2,
+    // Kept on so that commands issued during start-up or a brief reconnect
+    // wait for the connection instead of failing at once; the two bounds
+    // above and below keep that wait short.
+    enableOfflineQueue: true,
+    // A server that accepts TCP but never answers (overloaded, half-open
+    // connection) would otherwise hang commands, and readiness checks, forever.
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
+  });
+
+  // Without a listener ioredis prints every reconnect failure to stderr.
+  // Report once per outage instead of once per retry.
+  let reported = false;
+  client.on('error', (err: unknown) => {
+    if (reported) return;
+    reported = true;
+    logger.warn({ err, connection: role }, 'shared-state: redis connection error; reconnecting in the background');
+  });
+  client.on('ready', () => {
+    reported = false;
+  });
+  return client;
+}
+
+/** Resolves after `ms` at the latest; never rejects and leaves no timer behind. */
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Closes a connection for good and waits until its socket is gone. */
+export async function closeConnection(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  if (client.status === 'ready') {
+    // QUIT lets Redis answer what was already sent before it hangs up. If it
+    // fails or stalls, disconnect() below still drops the socket (a no-op
+    // when QUIT already did).
+    await settleWithin(client.quit(), CLOSE_TIMEOUT_MS);
+    client.disconnect();
+  } else {
+    // Not connected: a QUIT would sit in the offline queue. Dropping the
+    // socket also cancels any scheduled reconnect.
+    client.disconnect();
+  }
+  // ioredis never emits 'end' when disconnect() interrupts a pending
+  // reconnect (there is no socket left to close), hence the bound.
+  if (client.status !== 'reconnecting') await settleWithin(ended, CLOSE_TIMEOUT_MS);
+}

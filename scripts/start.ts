@@ -1,0 +1,87 @@
+/**
+ * `npm start`: runs the three APIs on this machine with their embedded defaults (no database or
+ * Redis server needed), waits until each answers its health check, and prints the addresses.
+ * Ctrl+C (or SIGTERM) stops them gracefully. Ports: MEMORY_API_PORT, VECTORIZE_API_PORT,
+ * ERRORS_API_PORT (8767, 8768, 8769); every other variable is passed to the apps as is.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './prisma-tools.ts';
+
+const APPS = [
+  { name: 'memory-api', portVar: 'MEMORY_API_PORT', port: 8767, health: '/health' },
+  { name: 'vectorize-api', portVar: 'VECTORIZE_API_PORT', port: 8768, health: '/v1/health' },
+  { name: 'errors-api', portVar: 'ERRORS_API_PORT', port: 8769, health: '/health' },
+] as const;
+
+const STARTUP_TIMEOUT_MS = 120_000;
+
+function portOf(app: (typeof APPS)[number]): number {
+  const raw = process.env[app.portVar];
+  if (raw === undefined || raw === '') return app.port;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`${app.portVar} must be a whole number from 1 to 65535 (got "${raw}")`);
+    process.exit(78);
+  }
+  return port;
+}
+
+const running = APPS.map((app) => {
+  const port = portOf(app);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps', app.name, 'src/server.ts')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+    },
+  });
+  return { ...app, port, child, exited: new Promise<number>((done) => child.on('exit', (code) => done(code ?? 1))) };
+});
+
+let stopping = false;
+async function stopAll(exitCode: number): Promise<never> {
+  stopping = true;
+  for (const { child } of running) if (child.exitCode === null) child.kill('SIGTERM');
+  const codes = await Promise.all(running.map((r) => r.exited));
+  process.exit(exitCode || (codes.every((c) => c === 0) ? 0 : 1));
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+for (const app of running) {
+  app.exited.then((code) => {
+    if (stopping) return;
+    console.error(`${app.name} exited with code ${code}; stopping the others`);
+    void stopAll(code || 1);
+  });
+}
+
+async function waitHealthy(app: (typeof running)[number], child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${app.port}${app.health}`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${app.name} did not become healthy on port ${app.port}`);
+}
+
+try {
+  await Promise.all(running.map((app) => waitHealthy(app, app.child)));
+} catch (err) {
+  if (!stopping) {
+    console.error((err as Error).message);
+    await stopAll(1);
+  }
+}
+if (!stopping) {
+  const lines = running.map((a) => `  ${a.name.padEnd(14)} http://localhost:${a.port}   (health: ${a.health})`);
+  console.log(`\nTrove is running:\n${lines.join('\n')}\nPress Ctrl+C to stop.\n`);
+}
