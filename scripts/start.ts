@@ -2,7 +2,8 @@
  * `npm start`: runs the three APIs on this machine with their embedded defaults (no database or
  * Redis server needed), waits until each answers its health check, and prints the addresses.
  * Ctrl+C (or SIGTERM) stops them gracefully. Ports: MEMORY_API_PORT, VECTORIZE_API_PORT,
- * ERRORS_API_PORT (8767, 8768, 8769); every other variable is passed to the apps as is.
+ * ERRORS_API_PORT (8767, 8768, 8769). Embedded data goes under DATA_ROOT (./data), one directory
+ * per app. Every other variable is passed to the apps as is.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -29,12 +30,14 @@ function portOf(app: (typeof APPS)[number]): number {
 
 const running = APPS.map((app) => {
   const port = portOf(app);
+  const dataRoot = process.env.DATA_ROOT || './data';
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps', app.name, 'src/server.ts')], {
     cwd: ROOT,
     stdio: 'inherit',
     env: {
       ...process.env,
       PORT: String(port),
+      DATA_DIR: join(dataRoot, app.name),
       LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     },
   });

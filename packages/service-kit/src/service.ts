@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
 // Probes and scrapes arrive every few seconds; logging each would bury the requests that matter.
-const QUIET_PATHS = /^\/(livez|readyz|metrics|health|v1\/health|v1\/metrics)(\?|$)/;
+const QUIET_PATHS = /^\/(livez|readyz|metrics)(\?|$)/;
 
 export interface ServerOptions {
   logger: Logger;

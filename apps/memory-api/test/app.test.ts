@@ -1,0 +1,61 @@
+import { createLogger, createServer } from '@trove/service-kit';
+import { createSharedState } from '@trove/shared-state';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildMemoryApp, memoryApp } from '../src/app.ts';
+import { readConfig } from '../src/config.ts';
+import { openMemoryDatabase } from '../src/db.ts';
+
+const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
+const redisUrl = process.env.REDIS_URL;
+let app: FastifyInstance | undefined;
+
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+describe('memory-api on embedded defaults', () => {
+  it('answers /health with status and version, and is ready once its database is', async () => {
+    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://' }), logger);
+    const health = await app.inject('/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok', version: '0.1.0' });
+    const ready = await app.inject('/readyz');
+    expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    const metrics = await app.inject('/metrics');
+    expect(metrics.body).toContain('http_requests_total{method="GET",route="/health",status_code="200",service="memory-api"} 1');
+  });
+
+  it('answers 503 on /health and /readyz when its database has gone', async () => {
+    // The plugin registered directly, with dependencies the test controls.
+    const config = readConfig({ DATA_DIR: 'memory://' });
+    const db = await openMemoryDatabase(config);
+    const state = createSharedState({ keyPrefix: 'test:', logger });
+    app = createServer({ logger });
+    await app.register(memoryApp, { config, db, state });
+    expect((await app.inject('/health')).statusCode).toBe(200);
+    await db.close();
+    const health = await app.inject('/health');
+    expect(health.statusCode).toBe(503);
+    expect(health.json()).toEqual({ status: 'unavailable', version: '0.1.0' });
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().checks).toEqual({ database: 'failed' });
+    await state.close();
+  });
+});
+
+describe.skipIf(!redisUrl)('memory-api with Redis', () => {
+  it('checks Redis for readiness', async () => {
+    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', REDIS_URL: redisUrl }), logger);
+    expect((await app.inject('/readyz')).json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+  });
+
+  it('is not ready while Redis is unreachable', async () => {
+    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', REDIS_URL: 'redis://127.0.0.1:1' }), logger);
+    const res = await app.inject('/readyz');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'not ready', checks: { database: 'ok', redis: 'failed' } });
+  });
+});

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export type AppName = 'memory-api' | 'vectorize-api' | 'errors-api';
+export const HEALTH_PATH: Record<AppName, string> = {
+  'memory-api': '/health',
+  'vectorize-api': '/v1/health',
+  'errors-api': '/health',
+};
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs a TypeScript entry point of the repository as its own process, as production would. */
+export function spawnTs(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (d) => {
+    text += d;
+  });
+  child.stderr?.on('data', (d) => {
+    text += d;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => done({ code, signal })),
+  );
+  return { child, output: () => text, exit };
+}
+
+export async function waitFor(url: string, timeoutMs = 60_000, exited?: Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let gone = false;
+  exited?.then(() => {
+    gone = true;
+  });
+  while (Date.now() < deadline && !gone) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(gone ? `process exited before ${url} answered` : `${url} did not answer within ${timeoutMs} ms`);
+}
+
+export interface RunningApp extends Spawned {
+  port: number;
+  url: string;
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function startApp(app: AppName, env: Record<string, string> = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const spawned = spawnTs(`apps/${app}/src/server.ts`, { HOST: '127.0.0.1', PORT: String(port), ...env });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}${HEALTH_PATH[app]}`, 60_000, spawned.exit);
+  } catch (err) {
+    spawned.child.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${spawned.output()}`);
+  }
+  return {
+    ...spawned,
+    port,
+    url,
+    stop: async () => {
+      if (spawned.child.exitCode === null) spawned.child.kill('SIGTERM');
+      return spawned.exit;
+    },
+  };
+}
