@@ -23,7 +23,10 @@ export async function expectedDocs(): Promise<Map<string, string>> {
   const readmePath = join(ROOT, 'README.md');
   let readme = await readFile(readmePath, 'utf8');
   for (const [app, schema] of Object.entries(SCHEMAS)) {
-    files.set(join(ROOT, 'apps', app, '.env.example'), `# ${app}: every variable it reads, at its default.\n\n${envExample(schema)}`);
+    files.set(
+      join(ROOT, 'apps', app, '.env.example'),
+      `# ${app}: every variable it reads, at its default.\n\n${envExample(schema)}`,
+    );
     const start = `<!-- config:${app} -->`;
     const end = `<!-- /config:${app} -->`;
     const from = readme.indexOf(start);

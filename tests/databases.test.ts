@@ -9,6 +9,7 @@ import { readConfig as readErrorsConfig } from '../apps/errors-api/src/config.ts
 import { openErrorsDatabase } from '../apps/errors-api/src/db.ts';
 import { readConfig as readMemoryConfig } from '../apps/memory-api/src/config.ts';
 import { openMemoryDatabase } from '../apps/memory-api/src/db.ts';
+import type { PrismaClient as MemoryPrisma } from '../apps/memory-api/src/generated/prisma/client.ts';
 import { freePort, spawnTs, startApp } from './support/processes.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -38,7 +39,8 @@ describe.each(apps.flatMap((a) => engines.map((e) => ({ ...a, ...e }))))('$app P
     const target = await c.env();
     const db = await c.open(target.env);
     try {
-      const prisma = db.prisma;
+      // Both apps' clients are generated with the same ServiceMeta model; one type serves the test.
+      const prisma = db.prisma as MemoryPrisma;
       await prisma.serviceMeta.create({ data: { key: 'schema_owner', value: { app: c.app, n: 1 } } });
       const created = await prisma.serviceMeta.findUniqueOrThrow({ where: { key: 'schema_owner' } });
       expect(created.value).toEqual({ app: c.app, n: 1 });

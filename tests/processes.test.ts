@@ -1,6 +1,7 @@
 /** The services as separate processes, started the way a user or a cluster starts them. */
-import { mkdtemp } from 'node:fs/promises';
+
 import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,21 @@ import { type AppName, freePort, HEALTH_PATH, spawnTs, startApp, waitFor } from 
 
 describe('a bad configuration value', () => {
   it.each([
-    ['memory-api', { PORT: 'abc' }, 'memory-api: Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")'],
-    ['vectorize-api', { LOG_LEVEL: 'loud' }, 'vectorize-api: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    ['errors-api', { DATABASE_URL: 'mysql://u:pw@db/x' }, 'errors-api: Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql:// (got "mysql://u:***@db/x")'],
+    [
+      'memory-api',
+      { PORT: 'abc' },
+      'memory-api: Invalid configuration: PORT must be a whole number from 1 to 65535 (got "abc")',
+    ],
+    [
+      'vectorize-api',
+      { LOG_LEVEL: 'loud' },
+      'vectorize-api: Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      'errors-api',
+      { DATABASE_URL: 'mysql://u:pw@db/x' },
+      'errors-api: Invalid configuration: DATABASE_URL must be a URL starting with postgres:// or postgresql:// (got "mysql://u:***@db/x")',
+    ],
   ] as const)('stops %s with one line naming the variable', async (app, env, message) => {
     const run = spawnTs(`apps/${app}/src/server.ts`, env);
     const { code } = await run.exit;
@@ -70,7 +83,10 @@ describe('SIGTERM during a burst of requests', () => {
     expect(answered.filter((o) => o.at >= signalledAt).length).toBeGreaterThan(0);
     // What did not get an answer never got in: the server logged exactly as many requests as were
     // answered (the rest met a closed listener, or an idle keep-alive socket closed before reading).
-    const received = app.output().split('\n').filter((line) => line.includes('"msg":"incoming request"'));
+    const received = app
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"incoming request"'));
     expect(received.length).toBe(answered.length + 1); // + the start-up health check
     expect(refused.every((o) => ['ECONNREFUSED', 'ECONNRESET', 'EPIPE'].includes(o.error as string))).toBe(true);
     expect(code).toBe(0);
@@ -93,7 +109,11 @@ describe('npm start', () => {
     });
     try {
       const deadline = Date.now() + 90_000;
-      while (!launcher.output().includes('Trove is running') && Date.now() < deadline && launcher.child.exitCode === null) {
+      while (
+        !launcher.output().includes('Trove is running') &&
+        Date.now() < deadline &&
+        launcher.child.exitCode === null
+      ) {
         await new Promise((r) => setTimeout(r, 200));
       }
       for (const [app, port] of Object.entries(ports) as [AppName, number][]) {

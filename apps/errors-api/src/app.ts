@@ -31,17 +31,11 @@ export const errorsApp = fp<ErrorsAppOptions>(
 /** Opens the app's dependencies and returns a ready server; closing the server closes them. */
 export async function buildErrorsApp(config: ErrorsConfig, logger: Logger): Promise<FastifyInstance> {
   const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:errors:', logger });
-  let db: ErrorsDatabase;
-  try {
-    db = await openErrorsDatabase(config);
-  } catch (err) {
+  const db = await openErrorsDatabase(config).catch(async (err) => {
     await state.close();
     throw err;
-  }
-  const server = createServer({ logger });
-  server.addHook('onClose', async () => {
-    await Promise.allSettled([db.close(), state.close()]);
   });
+  const server = createServer({ logger, closeWith: [db, state] });
   await server.register(errorsApp, { config, db, state });
   return server;
 }

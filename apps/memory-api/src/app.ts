@@ -31,17 +31,11 @@ export const memoryApp = fp<MemoryAppOptions>(
 /** Opens the app's dependencies and returns a ready server; closing the server closes them. */
 export async function buildMemoryApp(config: MemoryConfig, logger: Logger): Promise<FastifyInstance> {
   const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:memory:', logger });
-  let db: MemoryDatabase;
-  try {
-    db = await openMemoryDatabase(config);
-  } catch (err) {
+  const db = await openMemoryDatabase(config).catch(async (err) => {
     await state.close();
     throw err;
-  }
-  const server = createServer({ logger });
-  server.addHook('onClose', async () => {
-    await Promise.allSettled([db.close(), state.close()]);
   });
+  const server = createServer({ logger, closeWith: [db, state] });
   await server.register(memoryApp, { config, db, state });
   return server;
 }

@@ -1,14 +1,12 @@
 import { databaseEnv } from '@trove/data';
-import { type ConfigOf, env, loadConfig, serverEnv } from '@trove/service-kit';
+import { type ConfigOf, loadConfig, serverEnv } from '@trove/service-kit';
+import { sharedStateEnv } from '@trove/shared-state';
 
 /** Every environment variable memory-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8767, serviceName: 'memory-api' }),
   ...databaseEnv('memory-api'),
-  REDIS_URL: env.url({
-    description: 'Redis shared by replicas for rate limits, caches and pub/sub; unset keeps them in this process',
-    protocols: ['redis:', 'rediss:'],
-  }),
+  ...sharedStateEnv(),
 };
 
 export type MemoryConfig = ConfigOf<typeof configSchema>;

@@ -24,7 +24,9 @@ describe('memory-api on embedded defaults', () => {
     const ready = await app.inject('/readyz');
     expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
     const metrics = await app.inject('/metrics');
-    expect(metrics.body).toContain('http_requests_total{method="GET",route="/health",status_code="200",service="memory-api"} 1');
+    expect(metrics.body).toContain(
+      'http_requests_total{method="GET",route="/health",status_code="200",service="memory-api"} 1',
+    );
   });
 
   it('answers 503 on /health and /readyz when its database has gone', async () => {

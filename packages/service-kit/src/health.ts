@@ -2,6 +2,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
+/** Probe and scrape paths: polled every few seconds, so neither logged per request nor traced. */
+export const PROBE_PATHS = /^\/(livez|readyz|metrics)(\?|$)/;
+
 const CHECK_TIMEOUT_MS = 2_000;
 
 async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {

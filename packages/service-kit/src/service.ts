@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import { handleError, handleNotFound } from './errors.ts';
-import { Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
+import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
 
@@ -14,13 +14,13 @@ declare module 'fastify' {
 }
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
-// Probes and scrapes arrive every few seconds; logging each would bury the requests that matter.
-const QUIET_PATHS = /^\/(livez|readyz|metrics)(\?|$)/;
 
 export interface ServerOptions {
   logger: Logger;
   /** Largest request body accepted by the default parsers, in bytes. */
   bodyLimit?: number;
+  /** Dependencies (database, Redis...) closed once the server has drained and closed. */
+  closeWith?: { close(): Promise<void> }[];
 }
 
 /**
@@ -28,7 +28,7 @@ export interface ServerOptions {
  * received are answered, idle keep-alive sockets are closed, new connections are refused.
  */
 export function createServer(options: ServerOptions): FastifyInstance {
-  return Fastify({
+  const server = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // A caller's request id is kept when it is well-formed, so one id follows a call across services.
@@ -37,12 +37,19 @@ export function createServer(options: ServerOptions): FastifyInstance {
       return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     },
     logController: new LogController({
-      disableRequestLogging: (req: { url?: string }) => QUIET_PATHS.test(req.url ?? ''),
+      disableRequestLogging: (req: { url?: string }) => PROBE_PATHS.test(req.url ?? ''),
     }),
     forceCloseConnections: 'idle',
     // Requests that arrive on an open connection while draining are still served, not refused.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
+  const dependencies = options.closeWith ?? [];
+  if (dependencies.length > 0) {
+    server.addHook('onClose', async () => {
+      await Promise.allSettled(dependencies.map((d) => d.close()));
+    });
+  }
+  return server;
 }
 
 export interface ServiceKitOptions {

@@ -2,9 +2,7 @@ import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-
-// Probes and scrapes arrive every few seconds and would drown the traces that matter.
-const UNTRACED = /^\/(livez|readyz|metrics)(\?|$)/;
+import { PROBE_PATHS } from './health.ts';
 
 export interface Telemetry {
   shutdown(): Promise<void>;
@@ -20,10 +18,10 @@ export function startTelemetry(options: { endpoint: string; serviceName: string;
     serviceName: options.serviceName,
     traceExporter: new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` }),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED.test(req.url ?? '') }),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => PROBE_PATHS.test(req.url ?? '') }),
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
-        ignorePaths: (route) => UNTRACED.test(route.url),
+        ignorePaths: (route) => PROBE_PATHS.test(route.url),
       }),
     ],
   });

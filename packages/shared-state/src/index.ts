@@ -42,3 +42,4 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   }
   return createMemorySharedState({ keyPrefix: options.keyPrefix, logger, store: options.memoryStore });
 }
+export { sharedStateEnv } from './shared-state-env.ts';
