@@ -16,7 +16,7 @@ export type {
 } from './types.ts';
 
 export interface SharedStateOptions {
-  /** e.g. process.env.REDIS_URL. Unset or empty: in-memory backend (one process only). */
+  /** The REDIS_URL of the app config. Unset or empty: in-memory backend (one process only). */
   redisUrl?: string | undefined;
   /** Prepended to every key and channel, e.g. "trove:errors:". Required, non-empty. */
   keyPrefix: string;
