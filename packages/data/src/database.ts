@@ -1,0 +1,121 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { lockDataDir } from './data-dir-lock.ts';
+import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
+import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
+
+export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
+
+/** The bit of a generated Prisma client that the data tier needs. */
+export interface PrismaLike {
+  $disconnect(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions<C extends PrismaLike> {
+  /** A Postgres URL; without one the embedded database is used. */
+  url?: string | undefined;
+  /** Embedded database directory, or `memory://` for a throwaway in-memory one. */
+  dataDir: string;
+  migrationsDir: string;
+  /** `apply` pending migrations, or `verify` that none is pending; `auto`: apply on PGlite, verify on Postgres. */
+  migrate: 'auto' | 'apply' | 'verify';
+  poolMax?: number;
+  createClient: (adapter: DriverAdapterFactory) => C;
+}
+
+export interface Database<C extends PrismaLike> {
+  readonly kind: 'pglite' | 'postgres';
+  /** The typed Prisma client of the app. */
+  readonly prisma: C;
+  /** Raw SQL for what Prisma does not express. */
+  readonly sql: SqlDriver;
+  /** Migrations this open applied. */
+  readonly appliedMigrations: string[];
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Engine {
+  driver: SqlDriver;
+  adapter: DriverAdapterFactory;
+  shutdown(): Promise<void>;
+}
+
+async function openPostgres(url: string, poolMax: number): Promise<Engine> {
+  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+  // An idle client that loses its server emits 'error' on the pool; without a listener that kills the process.
+  pool.on('error', () => {});
+  return { driver: postgresDriver(pool), adapter: new PrismaPg(pool), shutdown: () => pool.end() };
+}
+
+async function openPglite(dataDir: string): Promise<Engine> {
+  const inMemory = dataDir === 'memory://';
+  const release = inMemory ? () => {} : lockDataDir(dataDir);
+  try {
+    const db = await PGlite.create(inMemory ? undefined : dataDir);
+    return {
+      driver: pgliteDriver(db),
+      adapter: new PrismaPGlite(db),
+      shutdown: async () => {
+        try {
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Opens the app's database, brings its schema up to date (or checks it is), and wraps it in Prisma. */
+export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOptions<C>): Promise<Database<C>> {
+  const engine = options.url
+    ? await openPostgres(options.url, options.poolMax ?? 10)
+    : await openPglite(options.dataDir);
+  const { driver } = engine;
+  let appliedMigrations: string[] = [];
+  try {
+    const migrations = await readMigrations(options.migrationsDir);
+    const mode = options.migrate === 'auto' ? (driver.kind === 'pglite' ? 'apply' : 'verify') : options.migrate;
+    if (mode === 'apply') {
+      appliedMigrations = await applyMigrations(driver, migrations);
+    } else {
+      const { pending } = await migrationStatus(driver, migrations);
+      if (pending.length > 0) {
+        throw new MigrationError(
+          `the database lacks migrations ${pending.join(', ')}; run the migrate command (the migrate job in a cluster) first`,
+        );
+      }
+    }
+  } catch (err) {
+    await engine.shutdown();
+    throw err;
+  }
+
+  const prisma = options.createClient(engine.adapter);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: driver.kind,
+    prisma,
+    sql: driver,
+    appliedMigrations,
+    async ping() {
+      await driver.query('SELECT 1');
+    },
+    close() {
+      closing ??= (async () => {
+        try {
+          await prisma.$disconnect();
+        } finally {
+          await engine.shutdown();
+        }
+      })();
+      return closing;
+    },
+  };
+}
