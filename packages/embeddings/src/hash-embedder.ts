@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import { type Embedder, normalize } from './embedder.ts';
+import { tokenize } from './tokenize.ts';
+
+/**
+ * A small deterministic embedder for tests: each token adds ±1 at positions picked by hashing it,
+ * so texts that share words are similar and the same text always gives the same vector. It knows
+ * nothing of meaning (synonyms are unrelated), which is what a unit test wants.
+ */
+export class HashEmbedder implements Embedder {
+  readonly model: string;
+  constructor(readonly dimensions = 64) {
+    this.model = `hash-${dimensions}`;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  private embedOne(text: string): Float32Array {
+    const v = new Float32Array(this.dimensions);
+    for (const token of tokenize(text)) {
+      const h = createHash('sha1').update(token).digest();
+      for (let k = 0; k < 3; k++) {
+        const position = h.readUInt32LE(k * 4) % this.dimensions;
+        v[position] = (v[position] as number) + ((h[12 + k] as number) & 1 ? 1 : -1);
+      }
+    }
+    return normalize(v);
+  }
+}
