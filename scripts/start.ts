@@ -3,7 +3,8 @@
  * Redis server needed), waits until each answers its health check, and prints the addresses.
  * Ctrl+C (or SIGTERM) stops them gracefully. Ports: MEMORY_API_PORT, VECTORIZE_API_PORT,
  * ERRORS_API_PORT (8767, 8768, 8769). Embedded data goes under DATA_ROOT (./data), one directory
- * per app. Every other variable is passed to the apps as is.
+ * per app. They listen on 127.0.0.1 unless HOST is set. Every other variable is passed to the apps
+ * as is.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ const running = APPS.map((app) => {
     stdio: 'inherit',
     env: {
       ...process.env,
+      // A laptop run stays on this machine unless HOST says otherwise; containers bind 0.0.0.0.
+      HOST: process.env.HOST || '127.0.0.1',
       PORT: String(port),
       DATA_DIR: join(dataRoot, app.name),
       LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
