@@ -1,0 +1,160 @@
+/**
+ * Least-squares cubic Bézier through a run of points with fixed end tangents, in the manner of
+ * Schneider's "An Algorithm for Automatically Fitting Digitized Curves" (Graphics Gems, 1990):
+ * chord-length parameters, solve for the two handle lengths, refine the parameters by Newton steps.
+ */
+
+export interface Cubic {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  x3: number;
+  y3: number;
+}
+
+export interface Fit {
+  curve: Cubic;
+  /** Largest squared distance from a point to the curve at its parameter. */
+  maxErrorSquared: number;
+  /** Index (within the run) of the point with that error. */
+  worstIndex: number;
+}
+
+/**
+ * xs/ys hold the run's points from `start` to `end` inclusive. (tx1, ty1) is the unit tangent
+ * leaving the first point, (tx2, ty2) the unit tangent pointing back from the last point.
+ */
+export function fitCubic(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  start: number,
+  end: number,
+  tx1: number,
+  ty1: number,
+  tx2: number,
+  ty2: number,
+  newtonRounds: number,
+): Fit {
+  const count = end - start + 1;
+  const params = new Float64Array(count);
+  for (let i = 1; i < count; i++) {
+    params[i] = params[i - 1]! + Math.hypot(xs[start + i]! - xs[start + i - 1]!, ys[start + i]! - ys[start + i - 1]!);
+  }
+  const total = params[count - 1]! || 1;
+  for (let i = 1; i < count; i++) params[i]! /= total;
+  let curve = solveHandles(xs, ys, start, count, params, tx1, ty1, tx2, ty2);
+  for (let round = 0; round < newtonRounds; round++) {
+    reparameterize(xs, ys, start, count, params, curve);
+    curve = solveHandles(xs, ys, start, count, params, tx1, ty1, tx2, ty2);
+  }
+  let maxErrorSquared = 0;
+  let worstIndex = Math.floor(count / 2);
+  for (let i = 1; i < count - 1; i++) {
+    const u = params[i]!;
+    const ex = evaluate(curve.x0, curve.x1, curve.x2, curve.x3, u) - xs[start + i]!;
+    const ey = evaluate(curve.y0, curve.y1, curve.y2, curve.y3, u) - ys[start + i]!;
+    const error = ex * ex + ey * ey;
+    if (error > maxErrorSquared) {
+      maxErrorSquared = error;
+      worstIndex = i;
+    }
+  }
+  return { curve, maxErrorSquared, worstIndex };
+}
+
+function evaluate(p0: number, p1: number, p2: number, p3: number, u: number): number {
+  const v = 1 - u;
+  return v * v * v * p0 + 3 * v * v * u * p1 + 3 * v * u * u * p2 + u * u * u * p3;
+}
+
+function solveHandles(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  start: number,
+  count: number,
+  params: Float64Array,
+  tx1: number,
+  ty1: number,
+  tx2: number,
+  ty2: number,
+): Cubic {
+  const x0 = xs[start]!;
+  const y0 = ys[start]!;
+  const x3 = xs[start + count - 1]!;
+  const y3 = ys[start + count - 1]!;
+  let c00 = 0;
+  let c01 = 0;
+  let c11 = 0;
+  let r0 = 0;
+  let r1 = 0;
+  for (let i = 0; i < count; i++) {
+    const u = params[i]!;
+    const v = 1 - u;
+    const b0 = v * v * v;
+    const b1 = 3 * v * v * u;
+    const b2 = 3 * v * u * u;
+    const b3 = u * u * u;
+    const a1x = tx1 * b1;
+    const a1y = ty1 * b1;
+    const a2x = tx2 * b2;
+    const a2y = ty2 * b2;
+    c00 += a1x * a1x + a1y * a1y;
+    c01 += a1x * a2x + a1y * a2y;
+    c11 += a2x * a2x + a2y * a2y;
+    const restX = xs[start + i]! - (x0 * (b0 + b1) + x3 * (b2 + b3));
+    const restY = ys[start + i]! - (y0 * (b0 + b1) + y3 * (b2 + b3));
+    r0 += a1x * restX + a1y * restY;
+    r1 += a2x * restX + a2y * restY;
+  }
+  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const det = c00 * c11 - c01 * c01;
+  let alpha1 = Math.abs(det) > 1e-12 ? (r0 * c11 - r1 * c01) / det : 0;
+  let alpha2 = Math.abs(det) > 1e-12 ? (c00 * r1 - c01 * r0) / det : 0;
+  // Degenerate or wild solutions (handles backwards or longer than the chord would loop the curve):
+  // fall back to the classic third-of-chord handles.
+  const floor = chord * 1e-3;
+  if (!(alpha1 > floor && alpha2 > floor && alpha1 <= chord && alpha2 <= chord)) {
+    alpha1 = chord / 3;
+    alpha2 = chord / 3;
+  }
+  return {
+    x0,
+    y0,
+    x1: x0 + tx1 * alpha1,
+    y1: y0 + ty1 * alpha1,
+    x2: x3 + tx2 * alpha2,
+    y2: y3 + ty2 * alpha2,
+    x3,
+    y3,
+  };
+}
+
+function reparameterize(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  start: number,
+  count: number,
+  params: Float64Array,
+  c: Cubic,
+): void {
+  for (let i = 1; i < count - 1; i++) {
+    const u = params[i]!;
+    const v = 1 - u;
+    const qx = evaluate(c.x0, c.x1, c.x2, c.x3, u) - xs[start + i]!;
+    const qy = evaluate(c.y0, c.y1, c.y2, c.y3, u) - ys[start + i]!;
+    // First and second derivatives of the cubic at u.
+    const d1x = 3 * (v * v * (c.x1 - c.x0) + 2 * v * u * (c.x2 - c.x1) + u * u * (c.x3 - c.x2));
+    const d1y = 3 * (v * v * (c.y1 - c.y0) + 2 * v * u * (c.y2 - c.y1) + u * u * (c.y3 - c.y2));
+    const d2x = 6 * (v * (c.x2 - 2 * c.x1 + c.x0) + u * (c.x3 - 2 * c.x2 + c.x1));
+    const d2y = 6 * (v * (c.y2 - 2 * c.y1 + c.y0) + u * (c.y3 - 2 * c.y2 + c.y1));
+    const numerator = qx * d1x + qy * d1y;
+    const denominator = d1x * d1x + d1y * d1y + qx * d2x + qy * d2y;
+    if (denominator !== 0) {
+      const next = u - numerator / denominator;
+      params[i] = next < 0 ? 0 : next > 1 ? 1 : next;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import type { RgbaImage } from './types.ts';
+
+/** 4-connected regions of pixels whose colours agree after dropping low bits, with running statistics. */
+export interface Clustering {
+  width: number;
+  height: number;
+  /** Cluster of each pixel; -1 for keyed-out (transparent) pixels. */
+  labels: Int32Array;
+  count: number;
+  area: Float64Array;
+  sumR: Float64Array;
+  sumG: Float64Array;
+  sumB: Float64Array;
+  sumA: Float64Array;
+}
+
+/** Pixels below this alpha count as background: they are never traced and stay transparent. */
+export const KEY_ALPHA = 128;
+
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) {
+    const up = parent[parent[i]!]!;
+    parent[i] = up;
+    i = up;
+  }
+  return i;
+}
+
+/**
+ * One raster pass with union-find: a pixel joins its left and upper neighbours when their quantised
+ * colours are equal. Exact equality of the quantised values (no tolerance step) keeps gradients in
+ * bands, which the hierarchy then merges by measured colour distance.
+ */
+export function clusterPixels(image: RgbaImage, colorPrecision: number): Clustering {
+  const { width: w, height: h, data } = image;
+  const n = w * h;
+  const shift = 8 - Math.min(8, colorPrecision);
+  const keys = new Int32Array(n);
+  const keyed = new Uint8Array(n);
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    const a = data[o + 3]!;
+    if (a < KEY_ALPHA) {
+      keyed[i] = 1;
+      continue;
+    }
+    keys[i] =
+      ((data[o]! >> shift) << 24) | ((data[o + 1]! >> shift) << 16) | ((data[o + 2]! >> shift) << 8) | (a >> shift);
+  }
+  // Every link points to a smaller index (a left or upper pixel, or the smaller of two roots), so
+  // one forward pass at the end resolves all roots.
+  const parent = new Int32Array(n);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      const i = row + x;
+      parent[i] = i;
+      if (keyed[i]) continue;
+      const key = keys[i];
+      const joinsLeft = x > 0 && !keyed[i - 1] && keys[i - 1] === key;
+      if (joinsLeft) parent[i] = parent[i - 1]!;
+      if (y === 0 || keyed[i - w] || keys[i - w] !== key) continue;
+      // Left, upper-left and upper pixels of one colour are already one cluster: nothing to join.
+      if (joinsLeft && !keyed[i - w - 1] && keys[i - w - 1] === key) continue;
+      const above = find(parent, i - w);
+      const self = find(parent, i);
+      if (above < self) parent[self] = above;
+      else if (self < above) parent[above] = self;
+    }
+  }
+  const labels = new Int32Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (keyed[i]) {
+      labels[i] = -1;
+      continue;
+    }
+    const up = parent[i]!;
+    if (up === i) labels[i] = count++;
+    else {
+      // The parent is smaller, so already resolved to its root: reuse its label.
+      const root = parent[up]!;
+      parent[i] = root;
+      labels[i] = labels[root]!;
+    }
+  }
+  const area = new Float64Array(count);
+  const sumR = new Float64Array(count);
+  const sumG = new Float64Array(count);
+  const sumB = new Float64Array(count);
+  const sumA = new Float64Array(count);
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    const label = labels[i]!;
+    if (label < 0) continue;
+    area[label]! += 1;
+    sumR[label]! += data[o]!;
+    sumG[label]! += data[o + 1]!;
+    sumB[label]! += data[o + 2]!;
+    sumA[label]! += data[o + 3]!;
+  }
+  return { width: w, height: h, labels, count, area, sumR, sumG, sumB, sumA };
+}

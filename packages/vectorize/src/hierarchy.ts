@@ -1,0 +1,123 @@
+import { buildAdjacency } from './adjacency.ts';
+import { AreaQueue } from './area-queue.ts';
+import type { Clustering } from './clusters.ts';
+
+export interface HierarchySettings {
+  /** Clusters of at most this many pixels are absorbed into a neighbour, never kept as layers. */
+  speckleArea: number;
+  /** A cluster becomes a layer only when its colour differs from its nearest neighbour by more than this. */
+  layerDifference: number;
+}
+
+/** The merge forest: every cluster either merged into `mergedInto` or stayed a root (-1). */
+export interface Hierarchy {
+  mergedInto: Int32Array;
+  /** Clusters that became layers, in the order they were decided (children before parents, roots last). */
+  layers: number[];
+  /** Layer fill per cluster id (4 entries each, RGBA): mean colour of what the cluster absorbed. */
+  color: Float64Array;
+}
+
+/**
+ * Boundary edges at or above this multiple of the area mark a thread-like cluster (a band about a
+ * pixel wide). Measured on the benchmark set: 1 (vtracer's rule) merges too much of noisy photos,
+ * 2 keeps anti-aliasing fringes as layers; 1.5 gives the best PSNR per byte.
+ */
+const THREAD_RATIO = 1.5;
+
+/**
+ * Visits clusters from the smallest up; each merges into the adjacent cluster of the nearest mean
+ * colour. Before merging, a cluster that is big enough, not thread-like and different enough is
+ * recorded as a layer. A layer's pixels still join the parent's shape (so parents are solid under
+ * their children: stacked output has no gaps) but not its colour; an absorbed speckle joins both.
+ */
+export function buildHierarchy(clustering: Clustering, settings: HierarchySettings): Hierarchy {
+  const { count } = clustering;
+  const area = Float64Array.from(clustering.area);
+  const colorArea = Float64Array.from(clustering.area);
+  const sumR = Float64Array.from(clustering.sumR);
+  const sumG = Float64Array.from(clustering.sumG);
+  const sumB = Float64Array.from(clustering.sumB);
+  const sumA = Float64Array.from(clustering.sumA);
+  const { adjacency, perimeter } = buildAdjacency(clustering);
+
+  const representative = new Int32Array(count);
+  for (let i = 0; i < count; i++) representative[i] = i;
+  const resolve = (i: number): number => {
+    let root = i;
+    while (representative[root] !== root) root = representative[root]!;
+    while (representative[i] !== root) {
+      const up = representative[i]!;
+      representative[i] = root;
+      i = up;
+    }
+    return root;
+  };
+
+  const mergedInto = new Int32Array(count).fill(-1);
+  const color = new Float64Array(count * 4);
+  const layers: number[] = [];
+  const queue = new AreaQueue(count);
+  for (let i = 0; i < count; i++) queue.push(area[i]!, i);
+  const stamp = new Int32Array(count).fill(-1);
+  const slot = new Int32Array(count);
+  const { target, weight } = adjacency;
+
+  while (queue.size > 0) {
+    queue.pop();
+    const id = queue.id;
+    // Stale entries: merged away since, or grown (and queued again with the new area).
+    if (representative[id] !== id || queue.area !== area[id]) continue;
+
+    adjacency.compact(id, resolve, stamp, slot);
+    const inv = 1 / colorArea[id]!;
+    const r = sumR[id]! * inv;
+    const g = sumG[id]! * inv;
+    const b = sumB[id]! * inv;
+    const a = sumA[id]! * inv;
+    let best = -1;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let node = adjacency.head[id]!; node >= 0; node = adjacency.next[node]!) {
+      const other = target[node]!;
+      const oi = 1 / colorArea[other]!;
+      const distance =
+        Math.abs(sumR[other]! * oi - r) +
+        Math.abs(sumG[other]! * oi - g) +
+        Math.abs(sumB[other]! * oi - b) +
+        Math.abs(sumA[other]! * oi - a);
+      if (distance < bestDistance || (distance === bestDistance && area[other]! > area[best]!)) {
+        bestDistance = distance;
+        best = other;
+      }
+    }
+
+    color[4 * id] = r;
+    color[4 * id + 1] = g;
+    color[4 * id + 2] = b;
+    color[4 * id + 3] = a;
+    if (best < 0) {
+      layers.push(id); // Nothing left around it: the background of its connected part.
+      continue;
+    }
+    // Thread-like clusters are typically anti-aliasing fringes: they belong to a neighbour, not to
+    // a layer of their own. Frame edges are not in the perimeter, so a strip along a 1-pixel-high
+    // image is not a thread.
+    const threadLike = perimeter[id]! >= area[id]! * THREAD_RATIO;
+    const isLayer = area[id]! > settings.speckleArea && !threadLike && bestDistance > settings.layerDifference;
+    if (isLayer) layers.push(id);
+    else {
+      sumR[best]! += sumR[id]!;
+      sumG[best]! += sumG[id]!;
+      sumB[best]! += sumB[id]!;
+      sumA[best]! += sumA[id]!;
+      colorArea[best]! += colorArea[id]!;
+    }
+    mergedInto[id] = best;
+    representative[id] = best;
+    area[best]! += area[id]!;
+    perimeter[best] = perimeter[best]! + perimeter[id]! - 2 * weight[slot[best]!]!;
+    adjacency.splice(best, id);
+    queue.push(area[best]!, best);
+  }
+  return { mergedInto, layers, color };
+}

@@ -1,0 +1,140 @@
+import type { PathCommand, RgbaColor, VectorPath } from './types.ts';
+
+/**
+ * Shortest plain decimal for a value rounded to `precision` decimals: trailing zeros and a leading
+ * zero dropped ("0.5" → ".5", "-0.5" → "-.5").
+ */
+export function formatNumber(raw: number, precision: number): string {
+  const scale = 10 ** precision;
+  const value = Math.round(raw * scale) / scale;
+  if (Number.isInteger(value)) return String(value); // String(-0) is "0"
+  // A value rounded to at most 8 decimals prints as that decimal (shortest round-trip form),
+  // except in exponent form for tiny magnitudes: fall back to toFixed there.
+  let text = String(value);
+  if (text.includes('e')) {
+    text = value.toFixed(precision).replace(/\.?0+$/, '');
+    if (text === '-0' || text === '0') return '0';
+  }
+  if (text.startsWith('0.')) return text.slice(1);
+  if (text.startsWith('-0.')) return `-${text.slice(2)}`;
+  return text;
+}
+
+/** Appends numbers with the fewest separators: none before "-", none before "." after a decimal. */
+class NumberList {
+  text = '';
+  private lastHasDot = false;
+  private lastWasCommand = true;
+
+  command(letter: string): void {
+    this.text += letter;
+    this.lastWasCommand = true;
+  }
+
+  number(value: string): void {
+    if (!this.lastWasCommand && !(value[0] === '-' || (value[0] === '.' && this.lastHasDot))) this.text += ' ';
+    this.text += value;
+    this.lastHasDot = value.includes('.');
+    this.lastWasCommand = false;
+  }
+}
+
+/**
+ * SVG path data: absolute move-to, relative everything else (small numbers are shorter), "h"/"v"
+ * for axis-aligned lines. Relative offsets come from the rounded absolute coordinates, so nothing drifts.
+ */
+export function pathData(commands: readonly PathCommand[], precision: number): string {
+  const out = new NumberList();
+  const scale = 10 ** precision;
+  const rel = (to: number, from: number): string => formatNumber(Math.round((to - from) * scale) / scale, precision);
+  let x = 0;
+  let y = 0;
+  let startX = 0;
+  let startY = 0;
+  let last = '';
+  const emit = (letter: string): void => {
+    // Repeated commands may omit their letter (except after a move, where it would mean "line").
+    if (letter !== last || letter === 'm') out.command(letter);
+    last = letter;
+  };
+  for (const c of commands) {
+    switch (c[0]) {
+      case 'M':
+        out.command('M');
+        last = 'M';
+        out.number(formatNumber(c[1], precision));
+        out.number(formatNumber(c[2], precision));
+        x = startX = c[1];
+        y = startY = c[2];
+        break;
+      case 'L':
+        if (c[2] === y && c[1] !== x) {
+          emit('h');
+          out.number(rel(c[1], x));
+        } else if (c[1] === x) {
+          emit('v');
+          out.number(rel(c[2], y));
+        } else {
+          emit('l');
+          out.number(rel(c[1], x));
+          out.number(rel(c[2], y));
+        }
+        x = c[1];
+        y = c[2];
+        break;
+      case 'C':
+        emit('c');
+        out.number(rel(c[1], x));
+        out.number(rel(c[2], y));
+        out.number(rel(c[3], x));
+        out.number(rel(c[4], y));
+        out.number(rel(c[5], x));
+        out.number(rel(c[6], y));
+        x = c[5];
+        y = c[6];
+        break;
+      case 'Z':
+        out.command('z');
+        last = 'z';
+        x = startX;
+        y = startY;
+        break;
+    }
+  }
+  return out.text;
+}
+
+function hexByte(value: number): string {
+  return value.toString(16).padStart(2, '0');
+}
+
+/** "#rgb" when every channel repeats its digit, else "#rrggbb". */
+export function hexColor(color: RgbaColor): string {
+  const parts = [color.r, color.g, color.b].map(hexByte);
+  if (parts.every((p) => p[0] === p[1])) return `#${parts.map((p) => p[0]).join('')}`;
+  return `#${parts.join('')}`;
+}
+
+export interface SvgDocumentOptions {
+  precision: number;
+  /** Pixel-aligned output renders exactly only without anti-aliasing. */
+  crispEdges?: boolean;
+}
+
+export function svgDocument(
+  width: number,
+  height: number,
+  paths: readonly VectorPath[],
+  options: SvgDocumentOptions,
+): string {
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? ' shape-rendering="crispEdges"' : ''}>`,
+  ];
+  for (const path of paths) {
+    const opacity =
+      path.color.a < 255 ? ` fill-opacity="${formatNumber(Math.round((path.color.a / 255) * 1000) / 1000, 3)}"` : '';
+    parts.push(`<path d="${pathData(path.commands, options.precision)}" fill="${hexColor(path.color)}"${opacity}/>`);
+  }
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}
