@@ -1,11 +1,26 @@
+import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
 import { createSharedState, type SharedState } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { AlertEngine } from './alerts/alert-engine.ts';
 import type { ErrorsConfig } from './config.ts';
+import type { AppContext } from './context.ts';
 import { type ErrorsDatabase, openErrorsDatabase } from './db.ts';
+import { EventWriter } from './ingest/event-writer.ts';
 import { SERVICE } from './meta.ts';
+import { ProjectKeys } from './projects/project-keys.ts';
+import { LiveUpdates } from './realtime/live-updates.ts';
+import { authRoutes } from './routes/auth/index.ts';
+import { docsRoutes, registerOpenApi } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { ingestRoutes } from './routes/ingest/index.ts';
+import { issueRoutes } from './routes/issues/index.ts';
+import { projectRoutes } from './routes/projects/index.ts';
+import { ruleRoutes } from './routes/rules/index.ts';
+import { setupRoutes } from './routes/setup/index.ts';
+import { wsRoutes } from './routes/ws/index.ts';
 
 export interface ErrorsAppOptions {
   config: ErrorsConfig;
@@ -13,9 +28,16 @@ export interface ErrorsAppOptions {
   state: SharedState;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    errors: AppContext;
+  }
+}
+
 /** errors-api as a Fastify plugin: the service kit, then the routes of the spec. */
 export const errorsApp = fp<ErrorsAppOptions>(
-  async (app, { db, state }) => {
+  async (app, { config, db, state }) => {
+    await registerOpenApi(app);
     await app.register(serviceKit, {
       service: SERVICE,
       checks: {
@@ -23,7 +45,40 @@ export const errorsApp = fp<ErrorsAppOptions>(
         ...(state.backend === 'redis' ? { redis: () => state.ping() } : {}),
       },
     });
+    await app.register(cookie);
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+    const logger = app.log as Logger;
+    const ctx: AppContext = {
+      config,
+      db,
+      state,
+      logger,
+      projectKeys: new ProjectKeys(db, state),
+      writer: new EventWriter(db, config.INGEST_BATCH_MAX, logger),
+      live: new LiveUpdates(state, logger),
+      alerts: new AlertEngine(db, config, logger),
+    };
+    ctx.writer.onIssueChanges(ctx.live.onIssueChanges);
+    ctx.writer.onIssueChanges(ctx.alerts.onIssueChanges);
+    await ctx.projectKeys.start();
+    await ctx.live.start();
+    app.decorate('errors', ctx);
+    app.addHook('onClose', async () => {
+      await ctx.writer.flush();
+      await ctx.alerts.stop();
+      await Promise.allSettled([ctx.live.stop(), ctx.projectKeys.stop()]);
+    });
+
     await app.register(healthRoutes);
+    await app.register(docsRoutes);
+    await app.register(setupRoutes, ctx);
+    await app.register(authRoutes, ctx);
+    await app.register(projectRoutes, ctx);
+    await app.register(issueRoutes, ctx);
+    await app.register(ruleRoutes, ctx);
+    await app.register(wsRoutes, ctx);
+    await app.register(ingestRoutes, ctx);
   },
   { name: SERVICE },
 );

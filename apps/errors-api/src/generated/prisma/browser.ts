@@ -22,3 +22,43 @@ export * from './enums.ts';
  * Facts about this database kept by the service itself (schema owner, first boot time).
  */
 export type ServiceMeta = Prisma.ServiceMetaModel
+/**
+ * Model User
+ * A dashboard user. The first one, made by setup, is the admin.
+ */
+export type User = Prisma.UserModel
+/**
+ * Model Session
+ * A signed-in browser: the id is the value of the `trove_session` cookie.
+ */
+export type Session = Prisma.SessionModel
+/**
+ * Model Project
+ * A project receives events through its DSN key. The numeric id is the one in the DSN path.
+ */
+export type Project = Prisma.ProjectModel
+/**
+ * Model Issue
+ * Events that share a fingerprint hash within a project.
+ */
+export type Issue = Prisma.IssueModel
+/**
+ * Model Event
+ * One stored event, as the SDK sent it.
+ */
+export type Event = Prisma.EventModel
+/**
+ * Model AlertRule
+ * An alert rule: when an event matches the conditions, perform the action.
+ */
+export type AlertRule = Prisma.AlertRuleModel
+/**
+ * Model AlertRuleFire
+ * When a rule last fired for an issue: claimed atomically so replicas honour one cooldown.
+ */
+export type AlertRuleFire = Prisma.AlertRuleFireModel
+/**
+ * Model AlertDelivery
+ * Alert history: each action a rule performed and how it went.
+ */
+export type AlertDelivery = Prisma.AlertDeliveryModel

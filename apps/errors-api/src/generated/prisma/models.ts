@@ -9,4 +9,12 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/ServiceMeta.ts'
+export type * from './models/User.ts'
+export type * from './models/Session.ts'
+export type * from './models/Project.ts'
+export type * from './models/Issue.ts'
+export type * from './models/Event.ts'
+export type * from './models/AlertRule.ts'
+export type * from './models/AlertRuleFire.ts'
+export type * from './models/AlertDelivery.ts'
 export type * from './commonInputTypes.ts'

@@ -51,7 +51,15 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
-  ServiceMeta: 'ServiceMeta'
+  ServiceMeta: 'ServiceMeta',
+  User: 'User',
+  Session: 'Session',
+  Project: 'Project',
+  Issue: 'Issue',
+  Event: 'Event',
+  AlertRule: 'AlertRule',
+  AlertRuleFire: 'AlertRuleFire',
+  AlertDelivery: 'AlertDelivery'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -77,6 +85,110 @@ export const ServiceMetaScalarFieldEnum = {
 } as const
 
 export type ServiceMetaScalarFieldEnum = (typeof ServiceMetaScalarFieldEnum)[keyof typeof ServiceMetaScalarFieldEnum]
+
+
+export const UserScalarFieldEnum = {
+  id: 'id',
+  email: 'email',
+  name: 'name',
+  role: 'role',
+  passwordHash: 'passwordHash',
+  createdAt: 'createdAt'
+} as const
+
+export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
+
+
+export const SessionScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt'
+} as const
+
+export type SessionScalarFieldEnum = (typeof SessionScalarFieldEnum)[keyof typeof SessionScalarFieldEnum]
+
+
+export const ProjectScalarFieldEnum = {
+  id: 'id',
+  name: 'name',
+  slug: 'slug',
+  dsnKey: 'dsnKey',
+  archivedAt: 'archivedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type ProjectScalarFieldEnum = (typeof ProjectScalarFieldEnum)[keyof typeof ProjectScalarFieldEnum]
+
+
+export const IssueScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  fingerprint: 'fingerprint',
+  grouping: 'grouping',
+  title: 'title',
+  culprit: 'culprit',
+  level: 'level',
+  status: 'status',
+  count: 'count',
+  firstSeen: 'firstSeen',
+  lastSeen: 'lastSeen'
+} as const
+
+export type IssueScalarFieldEnum = (typeof IssueScalarFieldEnum)[keyof typeof IssueScalarFieldEnum]
+
+
+export const EventScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  issueId: 'issueId',
+  eventId: 'eventId',
+  level: 'level',
+  title: 'title',
+  receivedAt: 'receivedAt',
+  payload: 'payload'
+} as const
+
+export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const AlertRuleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  name: 'name',
+  conditions: 'conditions',
+  actionType: 'actionType',
+  actionConfig: 'actionConfig',
+  cooldownSeconds: 'cooldownSeconds',
+  enabled: 'enabled',
+  createdAt: 'createdAt'
+} as const
+
+export type AlertRuleScalarFieldEnum = (typeof AlertRuleScalarFieldEnum)[keyof typeof AlertRuleScalarFieldEnum]
+
+
+export const AlertRuleFireScalarFieldEnum = {
+  ruleId: 'ruleId',
+  issueId: 'issueId',
+  lastFiredAt: 'lastFiredAt'
+} as const
+
+export type AlertRuleFireScalarFieldEnum = (typeof AlertRuleFireScalarFieldEnum)[keyof typeof AlertRuleFireScalarFieldEnum]
+
+
+export const AlertDeliveryScalarFieldEnum = {
+  id: 'id',
+  ruleId: 'ruleId',
+  projectId: 'projectId',
+  issueId: 'issueId',
+  firedAt: 'firedAt',
+  status: 'status',
+  attempts: 'attempts',
+  responseStatus: 'responseStatus',
+  error: 'error'
+} as const
+
+export type AlertDeliveryScalarFieldEnum = (typeof AlertDeliveryScalarFieldEnum)[keyof typeof AlertDeliveryScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -109,4 +221,12 @@ export const JsonNullValueFilter = {
 } as const
 
 export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
+
+
+export const NullsOrder = {
+  first: 'first',
+  last: 'last'
+} as const
+
+export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 

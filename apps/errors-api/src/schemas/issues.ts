@@ -1,0 +1,118 @@
+import { LEVELS } from '../ingest/event-shape.ts';
+import {
+  anyObject,
+  commonErrors,
+  idParams,
+  pageOf,
+  pageQueryProperties,
+  sessionSecurity,
+  slugParams,
+} from './common.ts';
+
+export const STATUSES = ['unresolved', 'resolved', 'ignored'] as const;
+
+export const issueSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    project: { type: 'string', description: 'Project slug' },
+    title: { type: 'string' },
+    culprit: { type: ['string', 'null'] },
+    level: { type: 'string', enum: LEVELS },
+    status: { type: 'string', enum: STATUSES },
+    count: { type: 'integer' },
+    first_seen: { type: 'string', format: 'date-time' },
+    last_seen: { type: 'string', format: 'date-time' },
+  },
+  required: ['id', 'project', 'title', 'level', 'status', 'count', 'first_seen', 'last_seen'],
+} as const;
+
+const issueDetailSchema = {
+  type: 'object',
+  properties: {
+    ...issueSchema.properties,
+    fingerprint: { type: 'string', description: 'Hash of the grouping components' },
+    grouping: {
+      type: 'object',
+      description: 'Why events grouped: the method and the components that were hashed',
+      properties: {
+        method: { type: 'string', enum: ['fingerprint', 'stacktrace', 'exception', 'message', 'fallback'] },
+        components: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    latest_event: { ...anyObject, nullable: true, description: 'Payload of the newest event' },
+  },
+  required: [...issueSchema.required, 'fingerprint', 'grouping'],
+} as const;
+
+export const eventSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    event_id: { type: 'string' },
+    level: { type: 'string' },
+    title: { type: 'string' },
+    received_at: { type: 'string', format: 'date-time' },
+    payload: anyObject,
+  },
+  required: ['id', 'event_id', 'level', 'title', 'received_at', 'payload'],
+} as const;
+
+const base = { tags: ['issues'], security: sessionSecurity } as const;
+
+export const listIssuesSchema = {
+  ...base,
+  summary: 'Issues of a project, most recently seen first',
+  params: slugParams,
+  querystring: {
+    type: 'object',
+    properties: {
+      ...pageQueryProperties,
+      status: { type: 'string', description: 'Comma-separated statuses, e.g. `unresolved,ignored`' },
+      level: { type: 'string', description: 'Comma-separated levels, e.g. `error,fatal`' },
+    },
+    additionalProperties: false,
+  },
+  response: { 200: pageOf(issueSchema), ...commonErrors },
+} as const;
+
+export const searchIssuesSchema = {
+  ...base,
+  summary: 'Issues whose title contains `q` (case-insensitive)',
+  params: slugParams,
+  querystring: {
+    type: 'object',
+    properties: { q: { type: 'string', minLength: 1, maxLength: 200 }, ...pageQueryProperties },
+    required: ['q'],
+    additionalProperties: false,
+  },
+  response: { 200: pageOf(issueSchema), ...commonErrors },
+} as const;
+
+export const getIssueSchema = {
+  ...base,
+  summary: 'Issue detail, with its grouping components and latest event',
+  params: idParams,
+  response: { 200: issueDetailSchema, ...commonErrors },
+} as const;
+
+export const setStatusSchema = {
+  ...base,
+  summary: 'Set the status of an issue',
+  params: idParams,
+  body: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: STATUSES } },
+    required: ['status'],
+    additionalProperties: false,
+  },
+  response: { 200: issueSchema, ...commonErrors },
+} as const;
+
+export const issueEventsSchema = {
+  ...base,
+  summary: 'Events of an issue, newest first',
+  params: idParams,
+  querystring: { type: 'object', properties: pageQueryProperties, additionalProperties: false },
+  response: { 200: pageOf(eventSchema), ...commonErrors },
+} as const;

@@ -1,0 +1,36 @@
+import { defaultStackParser, linkedErrorsIntegration, makeNodeTransport, NodeClient, Scope } from '@sentry/node';
+
+export interface SdkResponse {
+  eventId?: string;
+  statusCode?: number;
+}
+
+/**
+ * A real @sentry/node client bound to one DSN, with its own scope, so a test can hold several
+ * (one per project) without the global init. Every transport answer is recorded.
+ */
+export function sentryClient(dsn: string) {
+  const responses: SdkResponse[] = [];
+  const client = new NodeClient({
+    dsn,
+    stackParser: defaultStackParser,
+    integrations: [linkedErrorsIntegration()],
+    transport: (options) => {
+      const transport = makeNodeTransport(options);
+      return {
+        ...transport,
+        async send(envelope) {
+          const header = envelope[0] as { event_id?: string };
+          const result = await transport.send(envelope);
+          responses.push({ eventId: header.event_id, statusCode: result.statusCode });
+          return result;
+        },
+      };
+    },
+    sendClientReports: false,
+  });
+  const scope = new Scope();
+  scope.setClient(client);
+  client.init();
+  return { client, scope, responses, flush: () => client.flush(10_000) };
+}
