@@ -52,7 +52,7 @@ describe.each([
   it('grows past its first capacity and keeps answering exactly on distinct points', () => {
     const index = make(16);
     const vectors = randomVectors(3000, 16);
-    vectors.forEach((v, i) => index.upsert(`v${i}`, v));
+    for (const [i, v] of vectors.entries()) index.upsert(`v${i}`, v);
     expect(index.size).toBe(3000);
     for (const i of [0, 1234, 2999]) expect(index.search(vectors[i] as Float32Array, 1)[0]?.id).toBe(`v${i}`);
   });

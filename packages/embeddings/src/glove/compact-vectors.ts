@@ -91,7 +91,6 @@ export async function loadCompactVectors(file: string): Promise<CompactVectors> 
   // Copies, so the arrays are aligned and the file buffer can be released.
   const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + scalesAt, bytes.byteOffset + vectorsAt));
   const vectors = new Int8Array(bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + bytes.length));
-  const ranks = new Map<string, number>();
-  words.forEach((word, rank) => ranks.set(word, rank));
+  const ranks = new Map<string, number>(words.map((word, rank) => [word, rank]));
   return { ranks, count, dims, scales, vectors };
 }
