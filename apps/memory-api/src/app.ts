@@ -1,21 +1,48 @@
+import type { Embedder } from '@trove/embeddings';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
 import { createSharedState, type SharedState } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { registerAuth } from './auth/auth.ts';
 import type { MemoryConfig } from './config.ts';
+import type { MemoryContext } from './context.ts';
 import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
+import { openEmbedder } from './embedder.ts';
+import { MemoryStore } from './memories/memory-store.ts';
 import { SERVICE } from './meta.ts';
 import { healthRoutes } from './routes/health/index.ts';
+import { indexHealthRoutes } from './routes/index-health/index.ts';
+import { collectRoutes, introspectionRoutes } from './routes/introspection/index.ts';
+import { memoryRoutes } from './routes/memory/index.ts';
+import { namespaceRoutes } from './routes/namespaces/index.ts';
+import { recallRoutes } from './routes/recall/index.ts';
+import { rememberRoutes } from './routes/remember/index.ts';
+import { searchRoutes } from './routes/search/index.ts';
+import { statsRoutes } from './routes/stats/index.ts';
+import { tagRoutes } from './routes/tags/index.ts';
+import { transferRoutes } from './routes/transfer/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The store behind the routes (tests and benchmarks reach the database and index through it). */
+    memoryStore: MemoryStore;
+  }
+}
 
 export interface MemoryAppOptions {
   config: MemoryConfig;
   db: MemoryDatabase;
   state: SharedState;
+  /** Defaults to the configured one (EMBEDDER). */
+  embedder?: Embedder;
 }
 
-/** memory-api as a Fastify plugin: the service kit, then the routes of the spec. */
+/**
+ * memory-api as a Fastify plugin: the service kit, authentication, then the routes of the spec.
+ * The vector index is built from stored embeddings before the first request is served.
+ */
 export const memoryApp = fp<MemoryAppOptions>(
-  async (app, { db, state }) => {
+  async (app, { config, db, state, embedder }) => {
     await app.register(serviceKit, {
       service: SERVICE,
       checks: {
@@ -23,19 +50,44 @@ export const memoryApp = fp<MemoryAppOptions>(
         ...(state.backend === 'redis' ? { redis: () => state.ping() } : {}),
       },
     });
+    registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
+    const routes = collectRoutes(app);
+    const store = new MemoryStore(db, embedder ?? (await openEmbedder(config)), {
+      duplicate: config.DUPLICATE_THRESHOLD,
+      link: config.LINK_THRESHOLD,
+      contradiction: config.CONTRADICTION_THRESHOLD,
+    });
+    const built = await store.rebuildIndex();
+    app.log.info(built, 'vector index built from stored embeddings');
+    app.decorate('memoryStore', store);
+    const context: MemoryContext = { store, config };
+    await app.register(introspectionRoutes, { ...context, routes });
     await app.register(healthRoutes, { db });
+    await app.register(rememberRoutes, context);
+    await app.register(memoryRoutes, context);
+    await app.register(recallRoutes, context);
+    await app.register(searchRoutes, context);
+    await app.register(tagRoutes, context);
+    await app.register(namespaceRoutes, context);
+    await app.register(statsRoutes, context);
+    await app.register(transferRoutes, context);
+    await app.register(indexHealthRoutes, context);
   },
   { name: SERVICE },
 );
 
 /** Opens the app's dependencies and returns a ready server; closing the server closes them. */
-export async function buildMemoryApp(config: MemoryConfig, logger: Logger): Promise<FastifyInstance> {
+export async function buildMemoryApp(
+  config: MemoryConfig,
+  logger: Logger,
+  embedder?: Embedder,
+): Promise<FastifyInstance> {
   const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:memory:', logger });
   const db = await openMemoryDatabase(config).catch(async (err) => {
     await state.close();
     throw err;
   });
-  const server = createServer({ logger, closeWith: [db, state] });
-  await server.register(memoryApp, { config, db, state });
+  const server = createServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, closeWith: [db, state] });
+  await server.register(memoryApp, { config, db, state, ...(embedder ? { embedder } : {}) });
   return server;
 }

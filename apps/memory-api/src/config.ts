@@ -1,12 +1,85 @@
 import { databaseEnv } from '@trove/data';
-import { type ConfigOf, loadConfig, serverEnv } from '@trove/service-kit';
+import { type ConfigOf, type EnvVar, env, loadConfig, serverEnv } from '@trove/service-kit';
 import { sharedStateEnv } from '@trove/shared-state';
+
+export const RECALL_STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
+export type RecallStrategy = (typeof RECALL_STRATEGIES)[number];
+
+/** A number from 0 to 1 (a similarity or score bound); the kit has no decimal helper. */
+function fraction(opts: { description: string; default: number }): EnvVar<number> {
+  const allowed = 'a number from 0 to 1';
+  return {
+    description: opts.description,
+    allowed,
+    fallback: String(opts.default),
+    required: false,
+    parse(raw) {
+      if (raw === undefined || raw.trim() === '') return opts.default;
+      const value = Number(raw.trim());
+      if (!/^\d*\.?\d+$/.test(raw.trim()) || value < 0 || value > 1) {
+        throw new Error(`must be ${allowed} (got "${raw.slice(0, 60)}")`);
+      }
+      return value;
+    },
+  };
+}
+
+const TOKEN_ITEM = /^[\x21-\x7e]{16,}$/;
 
 /** Every environment variable memory-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8767, serviceName: 'memory-api' }),
   ...databaseEnv('memory-api'),
   ...sharedStateEnv(),
+  AUTH_TOKENS: env.list({
+    description:
+      'Bearer tokens with full access (comma-separated). Authentication is off while this and READ_ONLY_TOKENS are both empty',
+    default: [],
+    itemPattern: TOKEN_ITEM,
+    hint: 'a comma-separated list of tokens of 16 or more printable characters',
+  }),
+  READ_ONLY_TOKENS: env.list({
+    description: 'Bearer tokens that may read but not write (comma-separated)',
+    default: [],
+    itemPattern: TOKEN_ITEM,
+    hint: 'a comma-separated list of tokens of 16 or more printable characters',
+  }),
+  EMBEDDER: env.oneOf(['glove', 'hash'] as const, {
+    description:
+      '`glove`: real semantic embeddings from the GloVe vectors shipped on npm (offline); `hash`: deterministic hashing, for tests only',
+    default: 'glove',
+  }),
+  EMBEDDINGS_CACHE_DIR: env.string({
+    description: 'Where the compact GloVe vector file is built on first start and loaded afterwards',
+    default: './data/cache',
+    hint: 'a directory path',
+  }),
+  DEFAULT_RECALL_STRATEGY: env.oneOf(RECALL_STRATEGIES, {
+    description: '`/recall` strategy used when a request names none',
+    default: 'fusion',
+  }),
+  DUPLICATE_THRESHOLD: fraction({
+    description: 'Cosine similarity at or above which a new memory is a near-duplicate of a live one in its namespace',
+    default: 0.95,
+  }),
+  LINK_THRESHOLD: fraction({
+    description: 'Cosine similarity at or above which a new memory gets `similar_to` edges to its neighbours',
+    default: 0.8,
+  }),
+  CONTRADICTION_THRESHOLD: fraction({
+    description: 'With `detect_contradiction`, similarity at or above which the nearest live memory is superseded',
+    default: 0.85,
+  }),
+  VECTOR_MIN_SIMILARITY: fraction({
+    description: 'In `fusion` recall, vector hits below this cosine similarity do not count as found by the vector arm',
+    default: 0.5,
+  }),
+  BODY_LIMIT_BYTES: env.int({
+    description: 'Largest request body accepted (imports are the big ones)',
+    default: 64 * 1024 * 1024,
+    min: 1024,
+    max: 1024 * 1024 * 1024,
+  }),
 };
 
 export type MemoryConfig = ConfigOf<typeof configSchema>;

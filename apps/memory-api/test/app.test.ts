@@ -1,3 +1,4 @@
+import { HashEmbedder } from '@trove/embeddings';
 import { createLogger, createServer } from '@trove/service-kit';
 import { createSharedState } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
@@ -17,10 +18,17 @@ afterEach(async () => {
 
 describe('memory-api on embedded defaults', () => {
   it('answers /health with status and version, and is ready once its database is', async () => {
-    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://' }), logger);
+    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDER: 'hash' }), logger);
     const health = await app.inject('/health');
     expect(health.statusCode).toBe(200);
-    expect(health.json()).toEqual({ status: 'ok', version: '0.1.0' });
+    expect(health.json()).toEqual({
+      status: 'ok',
+      version: '0.1.0',
+      memories: 0,
+      namespaces: 0,
+      api_versions: ['v1'],
+      api_latest: 'v1',
+    });
     const ready = await app.inject('/readyz');
     expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
     const metrics = await app.inject('/metrics');
@@ -31,11 +39,11 @@ describe('memory-api on embedded defaults', () => {
 
   it('answers 503 on /health and /readyz when its database has gone', async () => {
     // The plugin registered directly, with dependencies the test controls.
-    const config = readConfig({ DATA_DIR: 'memory://' });
+    const config = readConfig({ DATA_DIR: 'memory://', EMBEDDER: 'hash' });
     const db = await openMemoryDatabase(config);
     const state = createSharedState({ keyPrefix: 'test:', logger });
     app = createServer({ logger });
-    await app.register(memoryApp, { config, db, state });
+    await app.register(memoryApp, { config, db, state, embedder: new HashEmbedder(64) });
     expect((await app.inject('/health')).statusCode).toBe(200);
     await db.close();
     const health = await app.inject('/health');
@@ -50,12 +58,15 @@ describe('memory-api on embedded defaults', () => {
 
 describe.skipIf(!redisUrl)('memory-api with Redis', () => {
   it('checks Redis for readiness', async () => {
-    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', REDIS_URL: redisUrl }), logger);
+    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDER: 'hash', REDIS_URL: redisUrl }), logger);
     expect((await app.inject('/readyz')).json()).toEqual({ status: 'ready', checks: { database: 'ok', redis: 'ok' } });
   });
 
   it('is not ready while Redis is unreachable', async () => {
-    app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', REDIS_URL: 'redis://127.0.0.1:1' }), logger);
+    app = await buildMemoryApp(
+      readConfig({ DATA_DIR: 'memory://', EMBEDDER: 'hash', REDIS_URL: 'redis://127.0.0.1:1' }),
+      logger,
+    );
     const res = await app.inject('/readyz');
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ status: 'not ready', checks: { database: 'ok', redis: 'failed' } });

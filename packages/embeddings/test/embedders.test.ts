@@ -65,7 +65,7 @@ describe('GloveEmbedder', () => {
     expect(sim(pets3, pets)).toBeGreaterThan(sim(pets3, money));
     expect(sim(pets, pets)).toBeCloseTo(1, 5);
     expect(glove.dimensions).toBe(100);
-    expect(glove.model).toBe('glove-sg-100d-sif-v1');
+    expect(glove.model).toBe('glove-sg-100d-sif-pc1-v2');
   });
 
   it('gives the zero vector to text with no known word', async () => {

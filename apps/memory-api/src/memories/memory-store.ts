@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { type Embedder, tokenize } from '@trove/embeddings';
+import type { MemoryDatabase } from '../db.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
+import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
+import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
+import { fromSqlRow, idsParam, MEMORY_SELECT } from './sql-rows.ts';
+import { type CatalogRow, VectorCatalog } from './vector-catalog.ts';
+
+export interface StoreThresholds {
+  duplicate: number;
+  link: number;
+  contradiction: number;
+}
+
+export interface NewMemory {
+  content: string;
+  tags: string[];
+  namespace: string;
+  memoryType: string;
+  metadata: Record<string, unknown>;
+  source: string | null;
+  sourceType: string;
+  authorType: string | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  detectContradiction: boolean;
+  /** Evidence recorded on the `created` event (e.g. that the type was inferred). */
+  evidence: Record<string, unknown>;
+}
+
+export interface RememberResult {
+  row: MemoryRow;
+  created: boolean;
+  /** The live memory this one retired, with `detect_contradiction`. */
+  superseded?: { id: string; similarity: number };
+  /** When a near-duplicate was returned instead of storing: its similarity. */
+  duplicateSimilarity?: number;
+}
+
+export interface MemoryPatch {
+  content?: string;
+  importance?: number;
+  memoryType?: string;
+  metadata?: Record<string, unknown>;
+  namespace?: string;
+  pinned?: boolean;
+  tags?: string[];
+}
+
+const CATALOG_COLUMNS = {
+  id: true,
+  namespace: true,
+  status: true,
+  createdAt: true,
+  deprecatedAt: true,
+  validUntil: true,
+  tags: true,
+  metadata: true,
+} as const;
+
+const LOAD_PAGE = 5000;
+
+/**
+ * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
+ * contradiction, the retired memory's deprecation, its `superseded_by` edge and the events of
+ * both. One statement is atomic on its own, so no session is held across round trips.
+ * $1 id, $2 content, $3 tags (JSON), $4 namespace, $5 type, $6 metadata, $7 source, $8 source_type,
+ * $9 author_type, $10 hash, $11 valid_from, $12 valid_until, $13 embedding (hex), $14 model, $15 now,
+ * $16 actor, $17 created evidence, $18 links (JSON [{id, weight}]), $19 retired id, $20 similarity.
+ */
+const REMEMBER_SQL = `WITH new_row AS (
+  INSERT INTO memories (id, content, tags, namespace, memory_type, metadata, source, source_type, author_type,
+    content_hash, valid_from, valid_until, embedding, embedding_model, created_at, updated_at)
+  VALUES ($1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
+    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz)
+  RETURNING *
+), retired AS (
+  UPDATE memories SET status = 'deprecated', deprecated_at = $15::timestamptz, updated_at = $15::timestamptz
+   WHERE $19::uuid IS NOT NULL AND id = $19::uuid AND status = 'active'
+  RETURNING id
+), edges AS (
+  INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
+  SELECT gen_random_uuid(), n.id, (l->>'id')::uuid, 'similar_to', (l->>'weight')::float8, $15::timestamptz
+    FROM new_row n, jsonb_array_elements($18::jsonb) l
+  UNION ALL
+  SELECT gen_random_uuid(), r.id, n.id, 'superseded_by', $20::float8, $15::timestamptz FROM retired r, new_row n
+  ON CONFLICT DO NOTHING
+), events AS (
+  INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+  SELECT memory_id, kind, $16, evidence, $15::timestamptz FROM (
+    SELECT 1 AS ord, n.id AS memory_id, 'created' AS kind, $17::jsonb AS evidence FROM new_row n
+    UNION ALL
+    SELECT 2, r.id, 'superseded', jsonb_build_object('by', $1::text, 'similarity', $20::float8) FROM retired r
+    UNION ALL
+    SELECT 3, $1::uuid, 'supersedes', jsonb_build_object('id', r.id::text, 'similarity', $20::float8) FROM retired r
+  ) e ORDER BY ord
+)
+SELECT ${MEMORY_SELECT} FROM new_row`;
+
+/** The usual case (no neighbour close enough to link, nothing retired): the first 17 parameters. */
+const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf('), retired AS ('))}
+), events AS (
+  INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+  SELECT n.id, 'created', $16, $17::jsonb, $15::timestamptz FROM new_row n
+)
+SELECT ${MEMORY_SELECT} FROM new_row`;
+
+/** Share of distinct words two texts have in common (Jaccard). */
+export function wordOverlap(a: string, b: string): number {
+  const x = new Set(tokenize(a));
+  const y = new Set(tokenize(b));
+  if (x.size === 0 && y.size === 0) return 1;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / (x.size + y.size - shared);
+}
+
+/**
+ * Word vectors put "the favourite colour is blue" and "... is green" above 0.95, so closeness of
+ * meaning alone would swallow a changed fact. A near-duplicate must also share this much wording.
+ */
+export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
+
+/**
+ * Memories: rows in Postgres (the truth) and their vectors in the catalog (derived). Every write
+ * commits first and updates the catalog after, so a crash in between leaves only the derived side
+ * stale, and the next start rebuilds it.
+ */
+export class MemoryStore {
+  readonly catalog: VectorCatalog;
+
+  constructor(
+    readonly db: MemoryDatabase,
+    readonly embedder: Embedder,
+    readonly thresholds: StoreThresholds,
+  ) {
+    this.catalog = new VectorCatalog(embedder.dimensions);
+  }
+
+  get prisma() {
+    return this.db.prisma;
+  }
+
+  async embedOne(text: string): Promise<Float32Array> {
+    const [vector] = await this.embedder.embed([text]);
+    return vector as Float32Array;
+  }
+
+  /**
+   * Rebuilds the catalog from stored embeddings. Rows embedded by another model (or not at all)
+   * are embedded again and saved first: a change of EMBEDDER must not leave stale vectors.
+   */
+  async rebuildIndex(
+    options: { reembed: boolean } = { reembed: true },
+  ): Promise<{ indexed: number; reembedded: number; unembedded: number }> {
+    const total = await this.prisma.memory.count();
+    this.catalog.reset(Math.max(1024, total));
+    let cursor: string | undefined;
+    let indexed = 0;
+    let reembedded = 0;
+    let unembedded = 0;
+    for (;;) {
+      const page = await this.prisma.memory.findMany({
+        select: { ...CATALOG_COLUMNS, content: true, embedding: true, embeddingModel: true },
+        orderBy: { id: 'asc' },
+        take: LOAD_PAGE,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      if (page.length === 0) break;
+      const stale = page.filter((r) => !r.embedding || r.embeddingModel !== this.embedder.model);
+      const fresh = new Map<string, Float32Array>();
+      if (options.reembed && stale.length > 0) {
+        const vectors = await this.embedder.embed(stale.map((r) => r.content));
+        await this.prisma.$transaction(
+          stale.map((r, i) =>
+            this.prisma.memory.update({
+              where: { id: r.id },
+              data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: this.embedder.model },
+            }),
+          ),
+        );
+        for (const [i, r] of stale.entries()) fresh.set(r.id, vectors[i] as Float32Array);
+        reembedded += stale.length;
+      }
+      for (const r of page) {
+        let vector = fresh.get(r.id) ?? null;
+        if (!vector && r.embedding && r.embeddingModel === this.embedder.model) vector = decodeEmbedding(r.embedding);
+        if (vector) indexed++;
+        else unembedded++;
+        this.catalog.put(r, vector);
+      }
+      cursor = page.at(-1)?.id;
+      if (page.length < LOAD_PAGE) break;
+    }
+    return { indexed, reembedded, unembedded };
+  }
+
+  async get(id: string): Promise<MemoryRow | null> {
+    const [row] = await this.db.sql.query(`SELECT ${MEMORY_SELECT} FROM memories WHERE id = $1::uuid`, [id]);
+    return row ? fromSqlRow(row) : null;
+  }
+
+  async getMany(ids: string[]): Promise<Map<string, MemoryRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.sql.query(`SELECT ${MEMORY_SELECT} FROM memories WHERE id IN ${idsParam('$1')}`, [
+      JSON.stringify(ids),
+    ]);
+    return new Map(rows.map((r) => [r.id as string, fromSqlRow(r)]));
+  }
+
+  /** Re-reads the filter fields of memories after a write that did not change their vectors. */
+  async refreshCatalog(where: Prisma.MemoryWhereInput): Promise<number> {
+    const rows: CatalogRow[] = await this.prisma.memory.findMany({ where, select: CATALOG_COLUMNS });
+    for (const r of rows) this.catalog.touch(r);
+    return rows.length;
+  }
+
+  async remember(input: NewMemory): Promise<RememberResult> {
+    const hash = contentHash(input.content);
+    const [same] = await this.db.sql.query(
+      `SELECT ${MEMORY_SELECT} FROM memories WHERE content_hash = $1 AND namespace = $2 AND status = 'active' LIMIT 1`,
+      [hash, input.namespace],
+    );
+    if (same) return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
+
+    const vector = await this.embedOne(input.content);
+    const live = { namespace: input.namespace };
+    const neighbours = this.catalog.search(vector, 6, live);
+    const nearest = neighbours[0];
+    // A correction is usually close to what it corrects; with detect_contradiction the caller says
+    // so, and the nearest is retired rather than taken for a duplicate.
+    if (!input.detectContradiction && nearest && nearest.score >= this.thresholds.duplicate) {
+      const existing = await this.get(nearest.id);
+      if (existing && wordOverlap(existing.content, input.content) >= DUPLICATE_MIN_WORD_OVERLAP) {
+        return { row: existing, created: false, duplicateSimilarity: nearest.score };
+      }
+    }
+    const retire =
+      input.detectContradiction && nearest && nearest.score >= this.thresholds.contradiction ? nearest : undefined;
+    const links = neighbours.filter((n) => n.score >= this.thresholds.link && n.id !== retire?.id);
+
+    const now = new Date();
+    const actor = input.authorType ?? input.sourceType;
+    const id = randomUUID();
+    const params: unknown[] = [
+      id,
+      input.content,
+      JSON.stringify(input.tags),
+      input.namespace,
+      input.memoryType,
+      JSON.stringify(input.metadata),
+      input.source,
+      input.sourceType,
+      input.authorType,
+      hash,
+      input.validFrom?.toISOString() ?? null,
+      input.validUntil?.toISOString() ?? null,
+      Buffer.from(encodeEmbedding(vector)).toString('hex'),
+      this.embedder.model,
+      now.toISOString(),
+      actor,
+      JSON.stringify({ content_hash: hash, ...input.evidence }),
+    ];
+    // Planning the full statement costs more than running it; most writes need only the row and its event.
+    const plain = links.length === 0 && !retire;
+    if (!plain)
+      params.push(
+        JSON.stringify(links.map((n) => ({ id: n.id, weight: n.score }))),
+        retire?.id ?? null,
+        retire?.score ?? null,
+      );
+    const [created] = await this.db.sql.query(plain ? REMEMBER_PLAIN_SQL : REMEMBER_SQL, params);
+    const row = fromSqlRow(created as Record<string, unknown>);
+    this.catalog.put(row, vector);
+    if (retire) await this.refreshCatalog({ id: retire.id });
+    return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };
+  }
+
+  /** Replaces the given fields. New content is embedded again; a namespace move keeps the vector. */
+  async update(id: string, patch: MemoryPatch, actor = 'api'): Promise<MemoryRow | null> {
+    const before = await this.get(id);
+    if (!before) return null;
+    const contentChanged = patch.content !== undefined && patch.content !== before.content;
+    const vector = contentChanged ? await this.embedOne(patch.content as string) : null;
+    const now = new Date();
+    const data: Prisma.MemoryUpdateInput = { updatedAt: now };
+    if (patch.content !== undefined) data.content = patch.content;
+    if (contentChanged) {
+      data.contentHash = contentHash(patch.content as string);
+      data.embedding = encodeEmbedding(vector as Float32Array);
+      data.embeddingModel = this.embedder.model;
+    }
+    if (patch.importance !== undefined) data.importance = patch.importance;
+    if (patch.memoryType !== undefined) data.memoryType = patch.memoryType;
+    if (patch.metadata !== undefined) data.metadata = patch.metadata as Prisma.InputJsonObject;
+    if (patch.namespace !== undefined) data.namespace = patch.namespace;
+    if (patch.pinned !== undefined) data.pinned = patch.pinned;
+    if (patch.tags !== undefined) data.tags = patch.tags;
+    const fields = Object.keys(patch).filter((k) => patch[k as keyof MemoryPatch] !== undefined);
+    const row = await this.prisma.$transaction(async (tx) => {
+      const updated = await tx.memory.update({ where: { id }, data, select: MEMORY_COLUMNS });
+      await tx.memoryEvent.create({
+        data: {
+          memoryId: id,
+          kind: 'updated',
+          actor,
+          evidence: {
+            fields,
+            ...(contentChanged ? { previous_content_hash: before.contentHash, content_hash: updated.contentHash } : {}),
+            ...(patch.namespace !== undefined && patch.namespace !== before.namespace
+              ? { from_namespace: before.namespace, to_namespace: patch.namespace }
+              : {}),
+          },
+          createdAt: now,
+        },
+      });
+      return updated;
+    });
+    if (vector) this.catalog.put(row, vector);
+    else this.catalog.touch(row);
+    return row;
+  }
+
+  /** Soft delete. Returns null when the id does not exist. */
+  async forget(id: string, actor = 'api'): Promise<MemoryRow | null> {
+    const before = await this.get(id);
+    if (!before) return null;
+    if (before.status === 'deprecated') return before;
+    const now = new Date();
+    const row = await this.prisma.$transaction(async (tx) => {
+      const updated = await tx.memory.update({
+        where: { id },
+        data: { status: 'deprecated', deprecatedAt: now, updatedAt: now },
+        select: MEMORY_COLUMNS,
+      });
+      await tx.memoryEvent.create({
+        data: { memoryId: id, kind: 'deprecated', actor, evidence: { reason: 'forget' }, createdAt: now },
+      });
+      return updated;
+    });
+    this.catalog.touch(row);
+    return row;
+  }
+
+  /** A change of one simple field, recorded on the timeline. */
+  async setField(
+    id: string,
+    data: Prisma.MemoryUpdateInput,
+    event: { kind: string; evidence: Record<string, unknown> },
+    actor = 'api',
+  ): Promise<MemoryRow | null> {
+    const exists = await this.prisma.memory.count({ where: { id } });
+    if (exists === 0) return null;
+    const now = new Date();
+    return this.prisma.$transaction(async (tx) => {
+      const updated = await tx.memory.update({
+        where: { id },
+        data: { ...data, updatedAt: now },
+        select: MEMORY_COLUMNS,
+      });
+      await tx.memoryEvent.create({
+        data: {
+          memoryId: id,
+          kind: event.kind,
+          actor,
+          evidence: event.evidence as Prisma.InputJsonObject,
+          createdAt: now,
+        },
+      });
+      return updated;
+    });
+  }
+
+  /** Counts an access for memories actually returned to a caller (not for every candidate). */
+  async countAccess(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.sql.query(
+      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id IN ${idsParam('$1')}`,
+      [JSON.stringify(ids)],
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import type { MemoryRow } from './record.ts';
+
+/**
+ * The hot paths (recall hydration, access counting, import) use plain SQL: one statement each, no
+ * query planning in the client. These columns and this mapping give the same MemoryRow as Prisma.
+ */
+export const MEMORY_SELECT = `id::text AS id, content, tags, namespace, memory_type, metadata, importance, pinned, status,
+  source, source_type, author_type, content_hash, valid_from, valid_until, embedding_model, access_count,
+  last_accessed_at, helpful_count, unhelpful_count, created_at, updated_at, deprecated_at`;
+
+/** `WHERE id IN (...)` for a list of ids passed as one JSON parameter (works the same on both drivers). */
+export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_text(${placeholder}::jsonb))::uuid)`;
+
+const date = (v: unknown): Date | null =>
+  v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
+
+export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
+  return {
+    id: r.id as string,
+    content: r.content as string,
+    tags: (r.tags as string[] | null) ?? [],
+    namespace: r.namespace as string,
+    memoryType: r.memory_type as string,
+    metadata: (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as MemoryRow['metadata'],
+    importance: Number(r.importance),
+    pinned: r.pinned as boolean,
+    status: r.status as string,
+    source: r.source as string | null,
+    sourceType: r.source_type as string,
+    authorType: r.author_type as string | null,
+    contentHash: r.content_hash as string,
+    validFrom: date(r.valid_from),
+    validUntil: date(r.valid_until),
+    embeddingModel: r.embedding_model as string | null,
+    accessCount: Number(r.access_count),
+    lastAccessedAt: date(r.last_accessed_at),
+    helpfulCount: Number(r.helpful_count),
+    unhelpfulCount: Number(r.unhelpful_count),
+    createdAt: date(r.created_at) as Date,
+    updatedAt: date(r.updated_at) as Date,
+    deprecatedAt: date(r.deprecated_at),
+  };
+}

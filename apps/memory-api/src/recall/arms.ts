@@ -1,0 +1,102 @@
+import { dot, tokenize } from '@trove/embeddings';
+import { filterSql, type MemoryFilter, matchesFilter } from '../memories/filters.ts';
+import type { MemoryStore } from '../memories/memory-store.ts';
+
+/** One arm's ranking: ids best first, with the arm's own signal for `explain`. */
+export interface ArmHit {
+  id: string;
+  /** The arm's raw signal: cosine similarity, full-text rank, or a blend. */
+  signal: number;
+}
+
+/** Query words as an OR of stemmed terms: a question shares only some words with its answer. */
+export function orTsQuery(query: string): string {
+  const words = tokenize(query)
+    .flatMap((w) => w.split("'"))
+    .filter((w) => w.length > 0);
+  return [...new Set(words)].join(' | ');
+}
+
+export function vectorArm(store: MemoryStore, query: Float32Array, n: number, filter: MemoryFilter): ArmHit[] {
+  return store.catalog
+    .search(query, n, filter)
+    .filter((h) => h.score > 0)
+    .map((h) => ({ id: h.id, signal: h.score }));
+}
+
+const FTS_MATCH_CAP = 5000;
+
+/** Postgres full text (tsvector, `ts_rank`); the arm keeps the spec's name `fts5`. */
+export async function ftsArm(store: MemoryStore, query: string, n: number, filter: MemoryFilter): Promise<ArmHit[]> {
+  const tsquery = orTsQuery(query);
+  if (!tsquery) return [];
+  const params: unknown[] = [tsquery];
+  const where = filterSql(filter, params);
+  params.push(n);
+  // Ranking every match of a common word is what makes full text slow on a large store: rank at
+  // most FTS_MATCH_CAP matching rows (all of them in any store where a query matches fewer).
+  const rows = await store.db.sql.query<{ id: string; rank: number }>(
+    `WITH q AS (SELECT to_tsquery('english', $1) AS q),
+          matches AS (
+            SELECT m.id, m.search_vector, m.created_at FROM memories m, q
+             WHERE m.search_vector @@ q.q AND ${where} LIMIT ${FTS_MATCH_CAP})
+     SELECT matches.id::text AS id, ts_rank(matches.search_vector, q.q, 1)::float8 AS rank
+       FROM matches, q
+      ORDER BY rank DESC, matches.created_at DESC
+      LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((r) => ({ id: r.id, signal: Number(r.rank) }));
+}
+
+/**
+ * One ranking from both signals at once: cosine similarity plus full-text rank scaled to the best
+ * text match, half and half. Unlike fusion it compares scores, not ranks.
+ */
+export function hybridArm(store: MemoryStore, query: Float32Array, vector: ArmHit[], text: ArmHit[]): ArmHit[] {
+  const topText = Math.max(0, ...text.map((h) => h.signal));
+  const sim = new Map(vector.map((h) => [h.id, h.signal]));
+  const textRank = new Map(text.map((h) => [h.id, h.signal]));
+  const ids = new Set([...sim.keys(), ...textRank.keys()]);
+  const hits: ArmHit[] = [];
+  for (const id of ids) {
+    let s = sim.get(id);
+    if (s === undefined) {
+      const v = store.catalog.vector(id);
+      s = v ? dot(query, v) : 0;
+    }
+    const t = topText > 0 ? (textRank.get(id) ?? 0) / topText : 0;
+    hits.push({ id, signal: 0.5 * Math.max(0, s) + 0.5 * t });
+  }
+  return hits.sort((a, b) => b.signal - a.signal);
+}
+
+/**
+ * Seeds (the best vector hits) and their neighbours over memory edges; a neighbour scores its
+ * seed's similarity times the edge weight, a little below the seed itself.
+ */
+export async function graphArm(store: MemoryStore, seeds: ArmHit[], filter: MemoryFilter): Promise<ArmHit[]> {
+  const top = seeds.slice(0, 5);
+  if (top.length === 0) return [];
+  const seedScore = new Map(top.map((h) => [h.id, h.signal]));
+  const ids = [...seedScore.keys()];
+  const edges = await store.prisma.memoryEdge.findMany({
+    where: { OR: [{ sourceId: { in: ids } }, { targetId: { in: ids } }] },
+    select: { sourceId: true, targetId: true, weight: true },
+  });
+  const score = new Map(seedScore);
+  for (const e of edges) {
+    for (const [from, to] of [
+      [e.sourceId, e.targetId],
+      [e.targetId, e.sourceId],
+    ] as const) {
+      const s = seedScore.get(from);
+      if (s === undefined) continue;
+      const entry = store.catalog.entry(to);
+      if (!entry || !matchesFilter(entry, filter)) continue;
+      const via = s * e.weight * 0.9;
+      if (via > (score.get(to) ?? 0)) score.set(to, via);
+    }
+  }
+  return [...score].map(([id, signal]) => ({ id, signal })).sort((a, b) => b.signal - a.signal);
+}

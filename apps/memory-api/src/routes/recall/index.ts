@@ -1,0 +1,116 @@
+import { badRequest } from '@trove/service-kit';
+import type { FastifyPluginAsync } from 'fastify';
+import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
+import type { MemoryContext } from '../../context.ts';
+import type { MemoryFilter } from '../../memories/filters.ts';
+import { buildPack } from '../../recall/pack.ts';
+import { recall } from '../../recall/recall.ts';
+import { recallBody } from '../../schemas/requests.ts';
+import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../parse.ts';
+
+const SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
+export const RECALL_LIMIT = { default: 10, max: 100 };
+const DEFAULT_BUDGET_CHARS = 4000;
+
+/** Reads a filter from a recall-like body; shared with /search and /list. */
+export function filterFrom(body: Record<string, unknown>): MemoryFilter {
+  const filter: MemoryFilter = {
+    namespace: namespace(body.namespace),
+    tags: body.tags as string[] | undefined,
+    category: optionalString(body.category, 'category'),
+    entity: optionalString(body.entity, 'entity'),
+    after: timestamp(body.after, 'after'),
+    before: timestamp(body.before, 'before'),
+    at: timestamp(body.at, 'at'),
+  };
+  if (filter.after && filter.before && filter.after > filter.before)
+    throw badRequest('after must not be later than before');
+  return filter;
+}
+
+export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, config }) => {
+  app.post<{ Body: Record<string, unknown> & { query: string } }>(
+    '/recall',
+    {
+      schema: { body: recallBody },
+      config: {
+        access: 'read',
+        description: 'ranked memories by meaning and keyword; a ContextPack with `pack`',
+        requestType: 'RecallRequest',
+        responseType: 'RecallResult[] | ContextPack',
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const strategy = (body.strategy ?? config.DEFAULT_RECALL_STRATEGY) as RecallStrategy;
+      if (!RECALL_STRATEGIES.includes(strategy)) {
+        throw badRequest(
+          `unknown strategy ${JSON.stringify(body.strategy)}; valid strategies: ${RECALL_STRATEGIES.join(', ')}`,
+        );
+      }
+      const searchType = body.search_type ?? 'all';
+      if (!SEARCH_TYPES.includes(searchType as (typeof SEARCH_TYPES)[number])) {
+        throw badRequest(
+          `unknown search_type ${JSON.stringify(body.search_type)}; valid values: ${SEARCH_TYPES.join(', ')}`,
+        );
+      }
+      const filter = filterFrom(body);
+      const explain = body.explain === true;
+      if (explain) {
+        // explain ranks memories only, in the present: unified or document search and time travel have no such signals.
+        if (body.search_type === 'all' || body.search_type === 'doc') {
+          throw badRequest('explain works on memory results only: omit search_type or set it to "memory"');
+        }
+        for (const field of ['at', 'before', 'after'] as const) {
+          if (body[field] !== undefined) throw badRequest(`explain cannot be combined with ${field}`);
+        }
+      }
+      const minScore = fraction(body.min_score, 'min_score') ?? (body.strict === true ? 0.5 : 0);
+      const max = limit(body.limit, RECALL_LIMIT.default, RECALL_LIMIT.max);
+      let excludeIds: string[] = [];
+      if (body.exclude_ids !== undefined) {
+        if (!Array.isArray(body.exclude_ids) || !body.exclude_ids.every(isUuid)) {
+          throw badRequest('exclude_ids must be an array of memory ids (UUIDs)');
+        }
+        excludeIds = (body.exclude_ids as string[]).map((s) => s.toLowerCase());
+      }
+      let budget = DEFAULT_BUDGET_CHARS;
+      if (body.budget_chars !== undefined) {
+        const b = body.budget_chars;
+        if (typeof b !== 'number' || !Number.isInteger(b) || b < 1 || b > 1_000_000) {
+          throw badRequest('budget_chars must be a whole number from 1 to 1000000');
+        }
+        budget = b;
+      }
+      const pack = body.pack === true;
+      const query = body.query.trim();
+      if (!query) throw badRequest('query must not be empty');
+
+      const results =
+        searchType === 'doc'
+          ? []
+          : await recall(store, {
+              query,
+              // A pack reports excluded memories as skipped, so it ranks that many more.
+              limit: pack ? max + excludeIds.length : max,
+              strategy,
+              filter,
+              minScore,
+              explain,
+              vectorFloor: config.VECTOR_MIN_SIMILARITY,
+            });
+      const shown = body.enrich === true ? results.map((r) => ({ ...r, linked_doc_slugs: [] as string[] })) : results;
+      // Access counting is bookkeeping, not part of the answer: it is not awaited (the embedded
+      // database runs statements in order, so a read that follows still sees it).
+      const countAccess = (ids: string[]) =>
+        store.countAccess(ids).catch((err) => request.log.warn({ err }, 'recall: access count not recorded'));
+      if (pack) {
+        const packed = buildPack(shown, budget, new Set(excludeIds));
+        void countAccess(packed.selected.map((r) => r.id));
+        return packed;
+      }
+      void countAccess(shown.map((r) => r.id));
+      return shown;
+    },
+  );
+};

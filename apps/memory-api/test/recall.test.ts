@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp, type TestApp } from './helpers.ts';
+
+const STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
+let t: TestApp;
+const ids: Record<string, string> = {};
+
+const remember = async (key: string, body: Record<string, unknown>) => {
+  const res = await t.call('POST', '/remember', body);
+  expect(res.status, key).toBe(201);
+  ids[key] = res.body.id;
+  return res.body;
+};
+const recall = (body: Record<string, unknown>) => t.call('POST', '/recall', body);
+const idsOf = (body: { id: string }[]) => body.map((r) => r.id);
+
+beforeAll(async () => {
+  t = await openTestApp({ env: { LINK_THRESHOLD: '0.3' } });
+  await remember('alphaKafka', {
+    content: 'kafka brokers run on three nodes in zone a',
+    namespace: 'alpha',
+    tags: ['kafka', 'infra'],
+    category: 'infra',
+    entity: 'kafka',
+  });
+  await remember('betaKafka', {
+    content: 'kafka brokers run on five nodes in zone b',
+    namespace: 'beta',
+    tags: ['kafka'],
+    category: 'infra',
+    entity: 'kafka',
+  });
+  await remember('alphaLunch', {
+    content: 'lunch orders close at eleven thirty',
+    namespace: 'alpha',
+    tags: ['office'],
+    category: 'office',
+  });
+  await remember('alphaKafkaTopic', {
+    content: 'kafka topic retention is seven days',
+    namespace: 'alpha',
+    tags: ['kafka'],
+    importance: 0.9,
+  });
+});
+afterAll(() => t.close());
+
+describe('POST /recall strategies and namespace isolation', () => {
+  it.each(STRATEGIES)('%s finds by meaning or keyword and never crosses namespaces, both ways', async (strategy) => {
+    const a = await recall({ query: 'kafka brokers nodes zone', namespace: 'alpha', strategy });
+    expect(a.status).toBe(200);
+    expect(idsOf(a.body)).toContain(ids.alphaKafka);
+    expect(idsOf(a.body)).not.toContain(ids.betaKafka);
+    const b = await recall({ query: 'kafka brokers nodes zone', namespace: 'beta', strategy });
+    expect(idsOf(b.body)).toEqual([ids.betaKafka]);
+    // No namespace: every namespace is searched.
+    const all = await recall({ query: 'kafka brokers nodes zone', strategy });
+    expect(idsOf(all.body)).toEqual(expect.arrayContaining([ids.alphaKafka, ids.betaKafka]));
+    for (const r of all.body) {
+      expect(r.score).toBeGreaterThan(0);
+      expect(r.score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('uses fusion by default and rejects an unknown strategy or search_type with 400', async () => {
+    const res = await recall({ query: 'kafka', explain: true });
+    expect(res.body[0].explain.strategy).toBe('fusion');
+    const bad = await recall({ query: 'kafka', strategy: 'bm25' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('unknown strategy "bm25"; valid strategies: fusion, vector, fts5, hybrid, graph');
+    expect((await recall({ query: 'kafka', search_type: 'files' })).status).toBe(400);
+    expect((await recall({ query: 'kafka', search_type: 'doc' })).body).toEqual([]);
+  });
+
+  it('filters on tags, category, entity and limit', async () => {
+    const tagged = await recall({ query: 'kafka', tags: ['kafka', 'infra'] });
+    expect(idsOf(tagged.body).sort()).toEqual([ids.alphaKafka].sort());
+    const office = await recall({ query: 'lunch orders kafka', category: 'office' });
+    expect(idsOf(office.body)).toEqual([ids.alphaLunch]);
+    const entity = await recall({ query: 'kafka brokers', entity: 'kafka' });
+    expect(idsOf(entity.body).sort()).toEqual([ids.alphaKafka, ids.betaKafka].sort());
+    expect((await recall({ query: 'kafka', limit: 1 })).body).toHaveLength(1);
+    expect((await recall({ query: 'kafka', limit: 0 })).status).toBe(400);
+    expect((await recall({ query: 'kafka', limit: 101 })).status).toBe(400);
+  });
+});
+
+describe('scores, explain, thresholds', () => {
+  it('normalises fusion to 0..1 before boosts and explains every arm', async () => {
+    const res = await recall({
+      query: 'kafka brokers run on three nodes in zone a',
+      namespace: 'alpha',
+      explain: true,
+    });
+    const top = res.body[0];
+    expect(top.id).toBe(ids.alphaKafka);
+    const { arms, fused, boosts, score } = top.explain;
+    expect(Object.keys(arms).sort()).toEqual(['fts5', 'hybrid', 'vector']);
+    expect(arms.vector.rank).toBe(1);
+    const sum = arms.vector.contribution + arms.hybrid.contribution + arms.fts5.contribution;
+    expect(fused).toBeCloseTo(sum, 5);
+    // First in every arm: the normalised fused score is 1.
+    expect(fused).toBeCloseTo(1, 5);
+    expect(score).toBeCloseTo(Math.min(1, fused * boosts.factor), 5);
+  });
+
+  it('400s explain with search_type all/doc, at, before or after', async () => {
+    for (const extra of [
+      { search_type: 'all' },
+      { search_type: 'doc' },
+      { at: '2026-01-01T00:00:00Z' },
+      { before: '2030-01-01T00:00:00Z' },
+      { after: '2020-01-01T00:00:00Z' },
+    ]) {
+      const res = await recall({ query: 'kafka', explain: true, ...extra });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.body.error).toMatch(/explain/);
+    }
+    expect((await recall({ query: 'kafka', explain: true, search_type: 'memory' })).status).toBe(200);
+  });
+
+  it('applies min_score, and strict means 0.5 when min_score is not set', async () => {
+    const all = await recall({ query: 'kafka retention days', namespace: 'alpha', strategy: 'graph', limit: 50 });
+    const strict = await recall({
+      query: 'kafka retention days',
+      namespace: 'alpha',
+      strategy: 'graph',
+      strict: true,
+      limit: 50,
+    });
+    const half = await recall({
+      query: 'kafka retention days',
+      namespace: 'alpha',
+      strategy: 'graph',
+      min_score: 0.5,
+      limit: 50,
+    });
+    expect(strict.body.length).toBeGreaterThan(0);
+    expect(idsOf(strict.body)).toEqual(idsOf(half.body));
+    expect(idsOf(strict.body)).toEqual(idsOf(all.body.filter((r: { score: number }) => r.score >= 0.5)));
+    // An explicit min_score wins over strict.
+    expect(
+      (await recall({ query: 'kafka retention days', namespace: 'alpha', strict: true, min_score: 0 })).body.length,
+    ).toBe(all.body.length);
+    const high = await recall({ query: 'kafka retention days', namespace: 'alpha', min_score: 0.99, strict: true });
+    for (const r of high.body) expect(r.score).toBeGreaterThanOrEqual(0.99);
+    expect((await recall({ query: 'kafka', min_score: 1.5 })).status).toBe(400);
+  });
+
+  it('counts an access only for the results returned', async () => {
+    const before = (await t.call('GET', `/memory?id=${ids.alphaLunch}`)).body.access_count;
+    await recall({ query: 'kafka brokers', namespace: 'beta' });
+    expect((await t.call('GET', `/memory?id=${ids.alphaLunch}`)).body.access_count).toBe(before);
+    await recall({ query: 'lunch orders', category: 'office' });
+    expect((await t.call('GET', `/memory?id=${ids.alphaLunch}`)).body.access_count).toBe(before + 1);
+  });
+});
+
+describe('pack and enrich', () => {
+  it('packs in rank order within budget_chars, reporting excluded and over-budget results', async () => {
+    const ranked = (await recall({ query: 'kafka', namespace: 'alpha' })).body;
+    expect(ranked.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = ranked;
+    const budget = second.content.length + 5;
+    const pack = await recall({
+      query: 'kafka',
+      namespace: 'alpha',
+      pack: true,
+      budget_chars: budget,
+      exclude_ids: [first.id],
+    });
+    expect(pack.status).toBe(200);
+    expect(pack.body.budget_chars).toBe(budget);
+    expect(pack.body.selected.map((r: { id: string }) => r.id)).toEqual([second.id]);
+    expect(pack.body.budget_used).toBe(second.content.length);
+    expect(pack.body.skipped[0]).toEqual({ id: first.id, reason: 'excluded' });
+    for (const s of pack.body.skipped.slice(1)) expect(s.reason).toBe('budget');
+    const dflt = await recall({ query: 'kafka', pack: true });
+    expect(dflt.body.budget_chars).toBe(4000);
+    expect((await recall({ query: 'kafka', pack: true, exclude_ids: ['x'] })).status).toBe(400);
+    expect((await recall({ query: 'kafka', pack: true, budget_chars: -1 })).status).toBe(400);
+  });
+
+  it('enrich adds linked_doc_slugs (empty until documents exist)', async () => {
+    const res = await recall({ query: 'kafka', enrich: true });
+    expect(res.body[0].linked_doc_slugs).toEqual([]);
+  });
+});
+
+describe('time travel and deprecation', () => {
+  it('at sees a memory deprecated later; before/after bound creation time; deprecated never shows now', async () => {
+    const m = await remember('travel', {
+      content: 'the office wifi password is printed in the kitchen',
+      namespace: 'travel',
+    });
+    const createdAt = new Date(m.created_at).getTime();
+    await new Promise((r) => setTimeout(r, 15));
+    const between = new Date(createdAt + 5).toISOString();
+    await t.call('DELETE', `/forget?id=${m.id}`);
+    for (const strategy of STRATEGIES) {
+      const now = await recall({ query: 'office wifi password kitchen', namespace: 'travel', strategy });
+      expect(now.body, strategy).toEqual([]);
+      const then = await recall({ query: 'office wifi password kitchen', namespace: 'travel', strategy, at: between });
+      expect(idsOf(then.body), strategy).toEqual([m.id]);
+      const beforeBirth = await recall({
+        query: 'office wifi password kitchen',
+        namespace: 'travel',
+        strategy,
+        at: new Date(createdAt - 1000).toISOString(),
+      });
+      expect(beforeBirth.body, strategy).toEqual([]);
+    }
+    const listed = await t.call('POST', '/list', { namespace: 'travel', at: between, include_meta: true });
+    expect(idsOf(listed.body)).toEqual([m.id]);
+    expect((await recall({ query: 'kafka', after: '2099-01-01T00:00:00Z' })).body).toEqual([]);
+    expect((await recall({ query: 'kafka', before: '2000-01-01T00:00:00Z' })).body).toEqual([]);
+    expect((await recall({ query: 'kafka', after: '2000-01-01T00:00:00Z' })).body.length).toBeGreaterThan(0);
+    expect((await recall({ query: 'kafka', at: 'last tuesday' })).status).toBe(400);
+  });
+});
