@@ -1,22 +1,62 @@
-import { createLogger } from '@trove/service-kit';
-import { describe, expect, it } from 'vitest';
-import { buildVectorizeApp } from '../src/app.ts';
-import { readConfig } from '../src/config.ts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, encode, flatTestImage, postForm } from './helpers.ts';
 
-const logger = createLogger({ service: 'vectorize-api', level: 'silent', format: 'json' });
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildApp();
+});
+afterAll(() => app.close());
 
-describe('vectorize-api', () => {
+describe('vectorize-api service endpoints', () => {
   it('answers /v1/health with status and version, and serves Prometheus metrics', async () => {
-    const app = await buildVectorizeApp(readConfig({}), logger);
-    try {
-      const health = await app.inject('/v1/health');
-      expect(health.statusCode).toBe(200);
-      expect(health.json()).toEqual({ status: 'ok', version: '0.1.0' });
-      expect((await app.inject('/readyz')).json()).toEqual({ status: 'ready', checks: {} });
-      const metrics = await app.inject('/metrics');
-      expect(metrics.body).toContain('route="/v1/health",status_code="200",service="vectorize-api"} 1');
-    } finally {
-      await app.close();
-    }
+    const health = await app.inject('/v1/health');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok', version: '0.1.0' });
+    expect((await app.inject('/readyz')).json()).toEqual({ status: 'ready', checks: {} });
+    const metrics = await app.inject('/metrics');
+    expect(metrics.body).toContain('route="/v1/health",status_code="200",service="vectorize-api"} 1');
+    expect(metrics.body).toMatch(/^vectorize_pool_workers\{service="vectorize-api"\} 1$/m);
+    expect(metrics.body).toMatch(/^vectorize_pool_queued_jobs\{service="vectorize-api"\} 0$/m);
+  });
+
+  it('/v1/metrics counts vectorize and optimize requests (any status) and averages their time', async () => {
+    const before = (await app.inject('/v1/metrics')).json();
+    expect(Object.keys(before).sort()).toEqual(['avg_processing_ms', 'request_count']);
+    const png = await encode(flatTestImage(), 'png');
+    expect((await postForm(app, '/v1/vectorize', {}, { bytes: png })).statusCode).toBe(200);
+    expect((await postForm(app, '/v1/vectorize', { format: 'gif' }, { bytes: png })).statusCode).toBe(400);
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><!-- x --><rect width="2" height="2"/></svg>');
+    expect((await postForm(app, '/v1/optimize', {}, { bytes: svg })).statusCode).toBe(200);
+    await app.inject('/v1/health');
+    const after = (await app.inject('/v1/metrics')).json();
+    expect(after.request_count).toBe(before.request_count + 3);
+    expect(after.avg_processing_ms).toBeGreaterThan(0);
+  });
+
+  it('serves an OpenAPI 3.1 description with the multipart forms, and an explorer page', async () => {
+    const response = await app.inject('/v1/openapi.json');
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/v1/health', '/v1/metrics', '/v1/vectorize', '/v1/optimize']),
+    );
+    const form = document.paths['/v1/vectorize'].post.requestBody.content['multipart/form-data'].schema;
+    expect(form.required).toEqual(['file']);
+    expect(form.properties.corner_threshold).toMatchObject({ type: 'integer', minimum: 0, maximum: 180 });
+    expect(form.properties.format.enum).toEqual(['svg', 'pdf', 'eps']);
+    const optimizeForm = document.paths['/v1/optimize'].post.requestBody.content['multipart/form-data'].schema;
+    expect(optimizeForm.properties.multipass_iterations.default).toBe(10);
+    const responses = document.paths['/v1/vectorize'].post.responses;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '400', '413', '415', '503']));
+    expect(Object.keys(responses['200'].content)).toEqual(
+      expect.arrayContaining(['application/json', 'application/pdf', 'application/postscript']),
+    );
+
+    const explorer = await app.inject('/v1/docs/');
+    expect(explorer.statusCode).toBe(200);
+    expect(explorer.headers['content-type']).toMatch(/text\/html/);
+    expect(explorer.body).toMatch(/swagger/i);
   });
 });

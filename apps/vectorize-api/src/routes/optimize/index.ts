@@ -1,0 +1,48 @@
+import { badRequest } from '@trove/service-kit';
+import type { FastifyPluginAsync } from 'fastify';
+import { booleanField, enumField, integerField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
+import { checkSvgText, svgText } from '../../input/svg-safety.ts';
+import { DEFAULT_MULTIPASS_ITERATIONS, MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '../../output/optimize-svg.ts';
+import { optimizeFormSchema, optimizeRouteSchema } from '../../schemas/optimize.ts';
+import { runForReply } from '../../tracing/run-for-reply.ts';
+import type { Tracer } from '../../tracing/tracer.ts';
+
+export interface OptimizeRouteOptions {
+  tracer: Tracer;
+  maxUploadBytes: number;
+}
+
+const FORM_FIELDS = Object.keys(optimizeFormSchema.properties).filter((name) => name !== 'file');
+
+/** `POST /v1/optimize`: an SVG in, the optimised SVG and its size reduction out. */
+export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (app, options) => {
+  app.post('/v1/optimize', { schema: optimizeRouteSchema }, async (request, reply) => {
+    const form = await readUploadForm(request, { maxFileBytes: options.maxUploadBytes, allowedFields: FORM_FIELDS });
+    const { fields } = form;
+    const preset = enumField(fields, 'preset', OPTIMIZE_PRESETS, 'default');
+    const multipass = booleanField(fields, 'multipass', false);
+    const iterations = integerField(
+      fields,
+      'multipass_iterations',
+      { min: 1, max: MAX_MULTIPASS_ITERATIONS },
+      DEFAULT_MULTIPASS_ITERATIONS,
+    );
+    if (!form.file || form.file.length === 0) throw badRequest(NO_FILE_MESSAGE);
+
+    const text = svgText(form.file);
+    checkSvgText(text);
+    // svgo is CPU-bound on large documents, so it runs on the worker pool like tracing.
+    const svg = await runForReply(reply, (signal) =>
+      options.tracer.optimize(text, { preset, multipass, iterations }, signal),
+    );
+    if (svg === null) return reply;
+    const originalSize = form.file.length;
+    const optimizedSize = Buffer.byteLength(svg);
+    return {
+      svg,
+      original_size: originalSize,
+      optimized_size: optimizedSize,
+      reduction_pct: Math.round(((originalSize - optimizedSize) / originalSize) * 10000) / 100,
+    };
+  });
+};

@@ -1,0 +1,72 @@
+import { badRequest } from '@trove/service-kit';
+import { VectorizeOptionError, type VectorizeOptions, validateOptions } from '@trove/vectorize';
+import type { FastifyPluginAsync } from 'fastify';
+import { decodeImage } from '../../input/decode-image.ts';
+import { booleanField, enumField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
+import { DEFAULT_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '../../output/optimize-svg.ts';
+import { OUTPUT_FORMATS, vectorizeFormSchema, vectorizeRouteSchema } from '../../schemas/vectorize.ts';
+import { runForReply } from '../../tracing/run-for-reply.ts';
+import type { Tracer } from '../../tracing/tracer.ts';
+
+export interface VectorizeRouteOptions {
+  tracer: Tracer;
+  maxUploadBytes: number;
+  maxImagePixels: number;
+}
+
+const FORM_FIELDS = Object.keys(vectorizeFormSchema.properties).filter((name) => name !== 'file');
+
+function tracingOptions(fields: Record<string, string>): VectorizeOptions {
+  try {
+    return validateOptions(fields);
+  } catch (error) {
+    if (error instanceof VectorizeOptionError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** `POST /v1/vectorize`: multipart image in; SVG JSON, PDF or EPS out. */
+export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async (app, options) => {
+  app.post('/v1/vectorize', { schema: vectorizeRouteSchema }, async (request, reply) => {
+    const form = await readUploadForm(request, { maxFileBytes: options.maxUploadBytes, allowedFields: FORM_FIELDS });
+    const { fields } = form;
+    // Every field is checked before the file is looked at, so one answer names every kind of mistake early.
+    const format = enumField(fields, 'format', OUTPUT_FORMATS, 'svg');
+    const optimize = booleanField(fields, 'optimize', true);
+    const optimizePreset = enumField(fields, 'optimize_preset', OPTIMIZE_PRESETS, 'default');
+    const multipass = booleanField(fields, 'multipass', false);
+    const traceOptions = tracingOptions(fields);
+    if (!form.file || form.file.length === 0) throw badRequest(NO_FILE_MESSAGE);
+
+    const started = performance.now();
+    const image = await decodeImage(form.file, options.maxImagePixels);
+    form.file = null;
+    const document = format === 'svg' ? undefined : format;
+    const result = await runForReply(reply, (signal) => options.tracer.trace(image, traceOptions, signal, document));
+    if (!result) return reply;
+    if (document) {
+      if (!result.document) throw new Error(`the tracer returned no ${document} document`);
+      const type = document === 'pdf' ? 'application/pdf' : 'application/postscript';
+      const bytes = result.document;
+      return reply.type(type).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
+    let svg = result.svg;
+    if (optimize && optimizePreset !== 'none') {
+      const settings = { preset: optimizePreset, multipass, iterations: DEFAULT_MULTIPASS_ITERATIONS };
+      const optimised = await runForReply(reply, (signal) => options.tracer.optimize(svg, settings, signal));
+      if (optimised === null) return reply;
+      svg = optimised;
+    }
+    return {
+      svg,
+      engine_used: result.engineUsed,
+      metadata: {
+        input_size: [result.width, result.height],
+        svg_byte_size: Buffer.byteLength(svg),
+        path_count: result.pathCount,
+        processing_time_ms: Math.round((performance.now() - started) * 100) / 100,
+        engine_used: result.engineUsed,
+      },
+    };
+  });
+};

@@ -1,0 +1,26 @@
+import type { VectorizeOptions } from '@trove/vectorize';
+import type { OptimizeSettings } from '../output/optimize-svg.ts';
+import type { DocumentFormat, TraceOutput } from './tracer.ts';
+
+/** Pool → worker. Pixel data is transferred, not copied. */
+export type WorkerRequest =
+  | {
+      id: number;
+      kind: 'trace';
+      width: number;
+      height: number;
+      data: Uint8Array;
+      options: VectorizeOptions;
+      document?: DocumentFormat;
+    }
+  | { id: number; kind: 'optimize'; svg: string; settings: OptimizeSettings };
+
+/** Worker → pool. Errors travel as name and message (Error objects lose their class across threads). */
+export type WorkerResponse =
+  | { id: number; ok: true; result: TraceOutput | string }
+  | { id: number; ok: false; name: string; message: string };
+
+/** What a job asks for, without the id the pool assigns. */
+export type WorkerTask =
+  | Omit<Extract<WorkerRequest, { kind: 'trace' }>, 'id'>
+  | Omit<Extract<WorkerRequest, { kind: 'optimize' }>, 'id'>;

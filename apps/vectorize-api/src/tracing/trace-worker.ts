@@ -1,0 +1,44 @@
+/**
+ * Worker thread body: traces (and writes PDF or EPS) or optimises, one job at a time. It holds no state between jobs, so
+ * the pool may terminate it mid-job (client gone) and start a fresh one.
+ */
+import { parentPort } from 'node:worker_threads';
+import { vectorize } from '@trove/vectorize';
+import { writeEps } from '../output/eps.ts';
+import { optimizeSvg } from '../output/optimize-svg.ts';
+import { writePdf } from '../output/pdf.ts';
+import type { WorkerRequest, WorkerResponse } from './messages.ts';
+import { packedBuffers, packPaths } from './packed-paths.ts';
+import type { TraceOutput } from './tracer.ts';
+
+if (!parentPort) throw new Error('trace-worker must run as a worker thread');
+const port = parentPort;
+
+async function run(job: WorkerRequest): Promise<{ result: TraceOutput | string; transfer: ArrayBuffer[] }> {
+  if (job.kind === 'optimize') return { result: optimizeSvg(job.svg, job.settings), transfer: [] };
+  const traced = vectorize({ width: job.width, height: job.height, data: job.data }, job.options);
+  const paths = packPaths(traced.paths);
+  const { svg, width, height, engineUsed } = traced;
+  const result: TraceOutput = { svg, width, height, engineUsed, pathCount: traced.paths.length, paths };
+  const transfer = packedBuffers(paths);
+  // PDF and EPS are written here too: for a photo's ~100k commands that is hundreds of
+  // milliseconds, which would otherwise stall the HTTP thread.
+  if (job.document) {
+    const bytes =
+      job.document === 'pdf' ? await writePdf(width, height, traced.paths) : writeEps(width, height, traced.paths);
+    result.document = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
+      transfer.push(bytes.buffer as ArrayBuffer);
+  }
+  return { result, transfer };
+}
+
+port.on('message', async (job: WorkerRequest) => {
+  try {
+    const { result, transfer } = await run(job);
+    port.postMessage({ id: job.id, ok: true, result } satisfies WorkerResponse, transfer);
+  } catch (error) {
+    const err = error as Error;
+    port.postMessage({ id: job.id, ok: false, name: err.name, message: err.message } satisfies WorkerResponse);
+  }
+});
