@@ -55,6 +55,47 @@ function bmpClaiming(width: number, height: number): Buffer {
   return bytes;
 }
 
+/** A little-endian TIFF whose first directory announces width × height and points at no pixel data. */
+function tiffClaiming(width: number, height: number): Buffer {
+  // tag, type (3 = SHORT, 4 = LONG), value
+  const entries: [number, number, number][] = [
+    [256, 4, width],
+    [257, 4, height],
+    [258, 3, 8],
+    [259, 3, 1],
+    [262, 3, 1],
+    [273, 4, 8],
+    [277, 3, 1],
+    [278, 4, height],
+    [279, 4, 0xffffffff],
+  ];
+  const bytes = Buffer.alloc(8 + 2 + entries.length * 12 + 4);
+  bytes.write('II', 0, 'latin1');
+  bytes.writeUInt16LE(42, 2);
+  bytes.writeUInt32LE(8, 4);
+  bytes.writeUInt16LE(entries.length, 8);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 10 + i * 12;
+    bytes.writeUInt16LE(tag, at);
+    bytes.writeUInt16LE(type, at + 2);
+    bytes.writeUInt32LE(1, at + 4);
+    if (type === 3) bytes.writeUInt16LE(value, at + 8);
+    else bytes.writeUInt32LE(value, at + 8);
+  });
+  return bytes;
+}
+
+/** A real lossless WebP whose VP8L header is rewritten to announce width × height (at most 16384). */
+async function webpClaiming(width: number, height: number): Promise<Buffer> {
+  const bytes = Buffer.from(await encode(flatTestImage(16, 16), 'webp'));
+  const at = bytes.indexOf('VP8L');
+  if (at < 0) throw new Error('expected a lossless WebP');
+  // After the chunk header and the 0x2f signature: 14 bits width - 1, 14 bits height - 1, 4 more bits.
+  const bits = bytes.readUInt32LE(at + 9);
+  bytes.writeUInt32LE(((bits & 0xf0000000) | ((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14)) >>> 0, at + 9);
+  return bytes;
+}
+
 async function expectHealthy() {
   const health = await app.inject('/v1/health');
   expect(health.statusCode).toBe(200);
@@ -96,10 +137,28 @@ describe('bad input gets a clear 4xx and the service stays healthy', () => {
     ['PNG', () => pngClaiming(100_000, 100_000)],
     ['GIF', () => gifClaiming(65_535, 65_535)],
     ['BMP', () => bmpClaiming(50_000, -50_000)],
-  ])('a %s whose header claims billions of pixels is refused from its header (413)', async (_kind, bytes) => {
-    const response = await postForm(app, '/v1/vectorize', {}, { bytes: bytes() });
-    expect(response.statusCode).toBe(413);
-    expect(response.json().error).toMatch(/pixels; the limit is 1000000 pixels/);
+    ['TIFF', () => tiffClaiming(100_000, 100_000)],
+    ['WebP', () => webpClaiming(16_000, 16_000)],
+  ])(
+    'a %s whose header claims hundreds of millions of pixels is refused from its header (413)',
+    async (_kind, bytes) => {
+      const response = await postForm(app, '/v1/vectorize', {}, { bytes: await bytes() });
+      expect(response.statusCode).toBe(413);
+      expect(response.json().error).toMatch(/pixels; the limit is 1000000 pixels/);
+      await expectHealthy();
+    },
+  );
+
+  it.each(['webp', 'gif', 'tiff'] as const)('a %s cut in half is a 400 that names the format', async (format) => {
+    const whole = await encode(flatTestImage(), format);
+    const response = await postForm(
+      app,
+      '/v1/vectorize',
+      {},
+      { bytes: whole.subarray(0, Math.floor(whole.length / 2)) },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatch(new RegExp(`${format.toUpperCase()} file could not be`, 'i'));
     await expectHealthy();
   });
 
