@@ -43,14 +43,19 @@ export const memoryUpdateBody = {
   },
 } as const;
 
+/** What /search takes; /recall takes the same and more. */
+const queryProperties = {
+  query: { type: 'string', maxLength: 10_000 },
+  limit: { type: 'integer' },
+  namespace: any,
+  tags: stringArray,
+} as const;
+
 export const recallBody = {
   type: 'object',
   required: ['query'],
   properties: {
-    query: { type: 'string', maxLength: 10_000 },
-    limit: { type: 'integer' },
-    namespace: any,
-    tags: stringArray,
+    ...queryProperties,
     category: any,
     entity: any,
     after: any,
@@ -71,12 +76,7 @@ export const recallBody = {
 export const searchBody = {
   type: 'object',
   required: ['query'],
-  properties: {
-    query: { type: 'string', maxLength: 10_000 },
-    limit: { type: 'integer' },
-    namespace: any,
-    tags: stringArray,
-  },
+  properties: queryProperties,
 } as const;
 
 export const listBody = {
