@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { ConfigError, EXIT_CONFIG, env, loadConfig } from '@trove/service-kit';
 import { ROOT } from './prisma-tools.ts';
 
 const APPS = [
@@ -18,19 +19,23 @@ const APPS = [
 
 const STARTUP_TIMEOUT_MS = 120_000;
 
-function portOf(app: (typeof APPS)[number]): number {
-  const raw = process.env[app.portVar];
-  if (raw === undefined || raw === '') return app.port;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`${app.portVar} must be a whole number from 1 to 65535 (got "${raw}")`);
-    process.exit(78);
-  }
-  return port;
+// The launcher's own variables, validated like every service's (one line naming the variable).
+let ports: Record<string, number>;
+try {
+  ports = loadConfig(
+    Object.fromEntries(
+      APPS.map((app) => [app.portVar, env.port({ description: `port of ${app.name}`, default: app.port })]),
+    ),
+    process.env,
+  ) as Record<string, number>;
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(EXIT_CONFIG);
 }
 
 const running = APPS.map((app) => {
-  const port = portOf(app);
+  const port = ports[app.portVar] as number;
   const dataRoot = process.env.DATA_ROOT || './data';
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps', app.name, 'src/server.ts')], {
     cwd: ROOT,

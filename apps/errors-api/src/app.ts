@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
-import { createSharedState, type SharedState } from '@trove/shared-state';
+import { createSharedState, type SharedState, sharedStateChecks } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AlertEngine } from './alerts/alert-engine.ts';
@@ -42,7 +42,7 @@ export const errorsApp = fp<ErrorsAppOptions>(
       service: SERVICE,
       checks: {
         database: () => db.ping(),
-        ...(state.backend === 'redis' ? { redis: () => state.ping() } : {}),
+        ...sharedStateChecks(state),
       },
     });
     await app.register(cookie);

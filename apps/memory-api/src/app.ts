@@ -1,6 +1,6 @@
 import type { Embedder } from '@trove/embeddings';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
-import { createSharedState, type SharedState } from '@trove/shared-state';
+import { createSharedState, type SharedState, sharedStateChecks } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerAuth } from './auth/auth.ts';
@@ -47,7 +47,7 @@ export const memoryApp = fp<MemoryAppOptions>(
       service: SERVICE,
       checks: {
         database: () => db.ping(),
-        ...(state.backend === 'redis' ? { redis: () => state.ping() } : {}),
+        ...sharedStateChecks(state),
       },
     });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
