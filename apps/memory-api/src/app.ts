@@ -10,13 +10,21 @@ import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
 import { openEmbedder } from './embedder.ts';
 import { MemoryStore } from './memories/memory-store.ts';
 import { SERVICE } from './meta.ts';
+import { aiRoutes } from './routes/ai/index.ts';
+import { documentRoutes } from './routes/documents/index.ts';
+import { graphRoutes } from './routes/graph/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { indexHealthRoutes } from './routes/index-health/index.ts';
 import { collectRoutes, introspectionRoutes } from './routes/introspection/index.ts';
+import { lifecycleRoutes } from './routes/lifecycle/index.ts';
+import { maintenanceRoutes } from './routes/maintenance/index.ts';
+import { mcpRoutes } from './routes/mcp/index.ts';
 import { memoryRoutes } from './routes/memory/index.ts';
 import { namespaceRoutes } from './routes/namespaces/index.ts';
+import { provenanceRoutes } from './routes/provenance/index.ts';
 import { recallRoutes } from './routes/recall/index.ts';
 import { rememberRoutes } from './routes/remember/index.ts';
+import { roomRoutes } from './routes/rooms/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { statsRoutes } from './routes/stats/index.ts';
 import { tagRoutes } from './routes/tags/index.ts';
@@ -72,6 +80,14 @@ export const memoryApp = fp<MemoryAppOptions>(
     await app.register(statsRoutes, context);
     await app.register(transferRoutes, context);
     await app.register(indexHealthRoutes, context);
+    await app.register(roomRoutes, context);
+    await app.register(documentRoutes, context);
+    await app.register(graphRoutes, context);
+    await app.register(provenanceRoutes, context);
+    await app.register(lifecycleRoutes, context);
+    await app.register(maintenanceRoutes, context);
+    await app.register(aiRoutes, context);
+    await app.register(mcpRoutes, context);
   },
   { name: SERVICE },
 );

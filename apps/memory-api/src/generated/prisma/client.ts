@@ -64,3 +64,47 @@ export type MemoryEvent = Prisma.MemoryEventModel
  * Directed edges between memories: auto-links (`similar_to`) and supersession (`superseded_by`).
  */
 export type MemoryEdge = Prisma.MemoryEdgeModel
+/**
+ * Model MemoryBacklink
+ * Derived `referenced_by` backlinks: for every live memory edge source -> target, one row on the
+ * target naming the source. Kept on write and rebuilt from memory_edges by `/rebuild-backlinks`.
+ */
+export type MemoryBacklink = Prisma.MemoryBacklinkModel
+/**
+ * Model Room
+ * A room: a shared space that memories and documents are linked into. `id` is the room id users
+ * name (`/room/create {name}`); renaming moves it and every link in one transaction (ON UPDATE CASCADE).
+ */
+export type Room = Prisma.RoomModel
+/**
+ * Model RoomMember
+ * A memory's membership of a room: who brought it (author), in which role, and when.
+ */
+export type RoomMember = Prisma.RoomMemberModel
+/**
+ * Model Document
+ * A reference document addressed by slug (unique within its namespace), in a tree (parent, sort
+ * order). `search_vector` is kept by a trigger; the embedding is stored like a memory's.
+ */
+export type Document = Prisma.DocumentModel
+/**
+ * Model RoomDocument
+ * A document referenced from a room.
+ */
+export type RoomDocument = Prisma.RoomDocumentModel
+/**
+ * Model MemoryDocRef
+ * A memory that references a document (by mentioning its slug, or linked explicitly).
+ */
+export type MemoryDocRef = Prisma.MemoryDocRefModel
+/**
+ * Model GraphNode
+ * A node of the explicit graph: either linked to a memory (created on demand by `/graph/edge`)
+ * or a free-standing entity node (e.g. from `/extract`).
+ */
+export type GraphNode = Prisma.GraphNodeModel
+/**
+ * Model GraphEdge
+ * A directed edge of the explicit graph.
+ */
+export type GraphEdge = Prisma.GraphEdgeModel

@@ -400,7 +400,15 @@ export const ModelName = {
   ServiceMeta: 'ServiceMeta',
   Memory: 'Memory',
   MemoryEvent: 'MemoryEvent',
-  MemoryEdge: 'MemoryEdge'
+  MemoryEdge: 'MemoryEdge',
+  MemoryBacklink: 'MemoryBacklink',
+  Room: 'Room',
+  RoomMember: 'RoomMember',
+  Document: 'Document',
+  RoomDocument: 'RoomDocument',
+  MemoryDocRef: 'MemoryDocRef',
+  GraphNode: 'GraphNode',
+  GraphEdge: 'GraphEdge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -416,7 +424,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge"
+    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge" | "memoryBacklink" | "room" | "roomMember" | "document" | "roomDocument" | "memoryDocRef" | "graphNode" | "graphEdge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -716,6 +724,598 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    MemoryBacklink: {
+      payload: Prisma.$MemoryBacklinkPayload<ExtArgs>
+      fields: Prisma.MemoryBacklinkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MemoryBacklinkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MemoryBacklinkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        findFirst: {
+          args: Prisma.MemoryBacklinkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MemoryBacklinkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        findMany: {
+          args: Prisma.MemoryBacklinkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>[]
+        }
+        create: {
+          args: Prisma.MemoryBacklinkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        createMany: {
+          args: Prisma.MemoryBacklinkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MemoryBacklinkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>[]
+        }
+        delete: {
+          args: Prisma.MemoryBacklinkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        update: {
+          args: Prisma.MemoryBacklinkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        deleteMany: {
+          args: Prisma.MemoryBacklinkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MemoryBacklinkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MemoryBacklinkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>[]
+        }
+        upsert: {
+          args: Prisma.MemoryBacklinkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryBacklinkPayload>
+        }
+        aggregate: {
+          args: Prisma.MemoryBacklinkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMemoryBacklink>
+        }
+        groupBy: {
+          args: Prisma.MemoryBacklinkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemoryBacklinkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MemoryBacklinkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemoryBacklinkCountAggregateOutputType> | number
+        }
+      }
+    }
+    Room: {
+      payload: Prisma.$RoomPayload<ExtArgs>
+      fields: Prisma.RoomFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RoomFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RoomFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        findFirst: {
+          args: Prisma.RoomFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RoomFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        findMany: {
+          args: Prisma.RoomFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>[]
+        }
+        create: {
+          args: Prisma.RoomCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        createMany: {
+          args: Prisma.RoomCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RoomCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>[]
+        }
+        delete: {
+          args: Prisma.RoomDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        update: {
+          args: Prisma.RoomUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        deleteMany: {
+          args: Prisma.RoomDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RoomUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RoomUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>[]
+        }
+        upsert: {
+          args: Prisma.RoomUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomPayload>
+        }
+        aggregate: {
+          args: Prisma.RoomAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRoom>
+        }
+        groupBy: {
+          args: Prisma.RoomGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RoomCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomCountAggregateOutputType> | number
+        }
+      }
+    }
+    RoomMember: {
+      payload: Prisma.$RoomMemberPayload<ExtArgs>
+      fields: Prisma.RoomMemberFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RoomMemberFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RoomMemberFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        findFirst: {
+          args: Prisma.RoomMemberFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RoomMemberFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        findMany: {
+          args: Prisma.RoomMemberFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>[]
+        }
+        create: {
+          args: Prisma.RoomMemberCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        createMany: {
+          args: Prisma.RoomMemberCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RoomMemberCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>[]
+        }
+        delete: {
+          args: Prisma.RoomMemberDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        update: {
+          args: Prisma.RoomMemberUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        deleteMany: {
+          args: Prisma.RoomMemberDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RoomMemberUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RoomMemberUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>[]
+        }
+        upsert: {
+          args: Prisma.RoomMemberUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomMemberPayload>
+        }
+        aggregate: {
+          args: Prisma.RoomMemberAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRoomMember>
+        }
+        groupBy: {
+          args: Prisma.RoomMemberGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomMemberGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RoomMemberCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomMemberCountAggregateOutputType> | number
+        }
+      }
+    }
+    Document: {
+      payload: Prisma.$DocumentPayload<ExtArgs>
+      fields: Prisma.DocumentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocumentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocumentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        findFirst: {
+          args: Prisma.DocumentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocumentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        findMany: {
+          args: Prisma.DocumentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>[]
+        }
+        create: {
+          args: Prisma.DocumentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        createMany: {
+          args: Prisma.DocumentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocumentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>[]
+        }
+        delete: {
+          args: Prisma.DocumentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        update: {
+          args: Prisma.DocumentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocumentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocumentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocumentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocumentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocumentPayload>
+        }
+        aggregate: {
+          args: Prisma.DocumentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocument>
+        }
+        groupBy: {
+          args: Prisma.DocumentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocumentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocumentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    RoomDocument: {
+      payload: Prisma.$RoomDocumentPayload<ExtArgs>
+      fields: Prisma.RoomDocumentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RoomDocumentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RoomDocumentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        findFirst: {
+          args: Prisma.RoomDocumentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RoomDocumentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        findMany: {
+          args: Prisma.RoomDocumentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>[]
+        }
+        create: {
+          args: Prisma.RoomDocumentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        createMany: {
+          args: Prisma.RoomDocumentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RoomDocumentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>[]
+        }
+        delete: {
+          args: Prisma.RoomDocumentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        update: {
+          args: Prisma.RoomDocumentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        deleteMany: {
+          args: Prisma.RoomDocumentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RoomDocumentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RoomDocumentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>[]
+        }
+        upsert: {
+          args: Prisma.RoomDocumentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RoomDocumentPayload>
+        }
+        aggregate: {
+          args: Prisma.RoomDocumentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRoomDocument>
+        }
+        groupBy: {
+          args: Prisma.RoomDocumentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomDocumentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RoomDocumentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RoomDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    MemoryDocRef: {
+      payload: Prisma.$MemoryDocRefPayload<ExtArgs>
+      fields: Prisma.MemoryDocRefFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MemoryDocRefFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MemoryDocRefFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        findFirst: {
+          args: Prisma.MemoryDocRefFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MemoryDocRefFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        findMany: {
+          args: Prisma.MemoryDocRefFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>[]
+        }
+        create: {
+          args: Prisma.MemoryDocRefCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        createMany: {
+          args: Prisma.MemoryDocRefCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MemoryDocRefCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>[]
+        }
+        delete: {
+          args: Prisma.MemoryDocRefDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        update: {
+          args: Prisma.MemoryDocRefUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        deleteMany: {
+          args: Prisma.MemoryDocRefDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MemoryDocRefUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MemoryDocRefUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>[]
+        }
+        upsert: {
+          args: Prisma.MemoryDocRefUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MemoryDocRefPayload>
+        }
+        aggregate: {
+          args: Prisma.MemoryDocRefAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMemoryDocRef>
+        }
+        groupBy: {
+          args: Prisma.MemoryDocRefGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemoryDocRefGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MemoryDocRefCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MemoryDocRefCountAggregateOutputType> | number
+        }
+      }
+    }
+    GraphNode: {
+      payload: Prisma.$GraphNodePayload<ExtArgs>
+      fields: Prisma.GraphNodeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.GraphNodeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.GraphNodeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        findFirst: {
+          args: Prisma.GraphNodeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.GraphNodeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        findMany: {
+          args: Prisma.GraphNodeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>[]
+        }
+        create: {
+          args: Prisma.GraphNodeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        createMany: {
+          args: Prisma.GraphNodeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.GraphNodeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>[]
+        }
+        delete: {
+          args: Prisma.GraphNodeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        update: {
+          args: Prisma.GraphNodeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        deleteMany: {
+          args: Prisma.GraphNodeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.GraphNodeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.GraphNodeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>[]
+        }
+        upsert: {
+          args: Prisma.GraphNodeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphNodePayload>
+        }
+        aggregate: {
+          args: Prisma.GraphNodeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateGraphNode>
+        }
+        groupBy: {
+          args: Prisma.GraphNodeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GraphNodeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.GraphNodeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GraphNodeCountAggregateOutputType> | number
+        }
+      }
+    }
+    GraphEdge: {
+      payload: Prisma.$GraphEdgePayload<ExtArgs>
+      fields: Prisma.GraphEdgeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.GraphEdgeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.GraphEdgeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        findFirst: {
+          args: Prisma.GraphEdgeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.GraphEdgeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        findMany: {
+          args: Prisma.GraphEdgeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>[]
+        }
+        create: {
+          args: Prisma.GraphEdgeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        createMany: {
+          args: Prisma.GraphEdgeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.GraphEdgeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>[]
+        }
+        delete: {
+          args: Prisma.GraphEdgeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        update: {
+          args: Prisma.GraphEdgeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        deleteMany: {
+          args: Prisma.GraphEdgeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.GraphEdgeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.GraphEdgeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>[]
+        }
+        upsert: {
+          args: Prisma.GraphEdgeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GraphEdgePayload>
+        }
+        aggregate: {
+          args: Prisma.GraphEdgeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateGraphEdge>
+        }
+        groupBy: {
+          args: Prisma.GraphEdgeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GraphEdgeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.GraphEdgeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GraphEdgeCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -816,6 +1416,100 @@ export const MemoryEdgeScalarFieldEnum = {
 } as const
 
 export type MemoryEdgeScalarFieldEnum = (typeof MemoryEdgeScalarFieldEnum)[keyof typeof MemoryEdgeScalarFieldEnum]
+
+
+export const MemoryBacklinkScalarFieldEnum = {
+  memoryId: 'memoryId',
+  referrerId: 'referrerId',
+  edgeType: 'edgeType',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryBacklinkScalarFieldEnum = (typeof MemoryBacklinkScalarFieldEnum)[keyof typeof MemoryBacklinkScalarFieldEnum]
+
+
+export const RoomScalarFieldEnum = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  namespace: 'namespace',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]
+
+
+export const RoomMemberScalarFieldEnum = {
+  roomId: 'roomId',
+  memoryId: 'memoryId',
+  author: 'author',
+  role: 'role',
+  joinedAt: 'joinedAt'
+} as const
+
+export type RoomMemberScalarFieldEnum = (typeof RoomMemberScalarFieldEnum)[keyof typeof RoomMemberScalarFieldEnum]
+
+
+export const DocumentScalarFieldEnum = {
+  id: 'id',
+  slug: 'slug',
+  namespace: 'namespace',
+  title: 'title',
+  content: 'content',
+  tags: 'tags',
+  parentId: 'parentId',
+  sortOrder: 'sortOrder',
+  embedding: 'embedding',
+  embeddingModel: 'embeddingModel',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocumentScalarFieldEnum = (typeof DocumentScalarFieldEnum)[keyof typeof DocumentScalarFieldEnum]
+
+
+export const RoomDocumentScalarFieldEnum = {
+  roomId: 'roomId',
+  documentId: 'documentId',
+  addedBy: 'addedBy',
+  addedAt: 'addedAt'
+} as const
+
+export type RoomDocumentScalarFieldEnum = (typeof RoomDocumentScalarFieldEnum)[keyof typeof RoomDocumentScalarFieldEnum]
+
+
+export const MemoryDocRefScalarFieldEnum = {
+  memoryId: 'memoryId',
+  documentId: 'documentId',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryDocRefScalarFieldEnum = (typeof MemoryDocRefScalarFieldEnum)[keyof typeof MemoryDocRefScalarFieldEnum]
+
+
+export const GraphNodeScalarFieldEnum = {
+  id: 'id',
+  namespace: 'namespace',
+  label: 'label',
+  kind: 'kind',
+  memoryId: 'memoryId',
+  createdAt: 'createdAt'
+} as const
+
+export type GraphNodeScalarFieldEnum = (typeof GraphNodeScalarFieldEnum)[keyof typeof GraphNodeScalarFieldEnum]
+
+
+export const GraphEdgeScalarFieldEnum = {
+  id: 'id',
+  sourceId: 'sourceId',
+  targetId: 'targetId',
+  edgeType: 'edgeType',
+  weight: 'weight',
+  createdAt: 'createdAt'
+} as const
+
+export type GraphEdgeScalarFieldEnum = (typeof GraphEdgeScalarFieldEnum)[keyof typeof GraphEdgeScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1123,6 +1817,14 @@ export type GlobalOmitConfig = {
   memory?: Prisma.MemoryOmit
   memoryEvent?: Prisma.MemoryEventOmit
   memoryEdge?: Prisma.MemoryEdgeOmit
+  memoryBacklink?: Prisma.MemoryBacklinkOmit
+  room?: Prisma.RoomOmit
+  roomMember?: Prisma.RoomMemberOmit
+  document?: Prisma.DocumentOmit
+  roomDocument?: Prisma.RoomDocumentOmit
+  memoryDocRef?: Prisma.MemoryDocRefOmit
+  graphNode?: Prisma.GraphNodeOmit
+  graphEdge?: Prisma.GraphEdgeOmit
 }
 
 /* Types for Logging */

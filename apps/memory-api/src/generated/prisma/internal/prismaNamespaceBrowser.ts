@@ -54,7 +54,15 @@ export const ModelName = {
   ServiceMeta: 'ServiceMeta',
   Memory: 'Memory',
   MemoryEvent: 'MemoryEvent',
-  MemoryEdge: 'MemoryEdge'
+  MemoryEdge: 'MemoryEdge',
+  MemoryBacklink: 'MemoryBacklink',
+  Room: 'Room',
+  RoomMember: 'RoomMember',
+  Document: 'Document',
+  RoomDocument: 'RoomDocument',
+  MemoryDocRef: 'MemoryDocRef',
+  GraphNode: 'GraphNode',
+  GraphEdge: 'GraphEdge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -134,6 +142,100 @@ export const MemoryEdgeScalarFieldEnum = {
 } as const
 
 export type MemoryEdgeScalarFieldEnum = (typeof MemoryEdgeScalarFieldEnum)[keyof typeof MemoryEdgeScalarFieldEnum]
+
+
+export const MemoryBacklinkScalarFieldEnum = {
+  memoryId: 'memoryId',
+  referrerId: 'referrerId',
+  edgeType: 'edgeType',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryBacklinkScalarFieldEnum = (typeof MemoryBacklinkScalarFieldEnum)[keyof typeof MemoryBacklinkScalarFieldEnum]
+
+
+export const RoomScalarFieldEnum = {
+  id: 'id',
+  title: 'title',
+  description: 'description',
+  namespace: 'namespace',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type RoomScalarFieldEnum = (typeof RoomScalarFieldEnum)[keyof typeof RoomScalarFieldEnum]
+
+
+export const RoomMemberScalarFieldEnum = {
+  roomId: 'roomId',
+  memoryId: 'memoryId',
+  author: 'author',
+  role: 'role',
+  joinedAt: 'joinedAt'
+} as const
+
+export type RoomMemberScalarFieldEnum = (typeof RoomMemberScalarFieldEnum)[keyof typeof RoomMemberScalarFieldEnum]
+
+
+export const DocumentScalarFieldEnum = {
+  id: 'id',
+  slug: 'slug',
+  namespace: 'namespace',
+  title: 'title',
+  content: 'content',
+  tags: 'tags',
+  parentId: 'parentId',
+  sortOrder: 'sortOrder',
+  embedding: 'embedding',
+  embeddingModel: 'embeddingModel',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocumentScalarFieldEnum = (typeof DocumentScalarFieldEnum)[keyof typeof DocumentScalarFieldEnum]
+
+
+export const RoomDocumentScalarFieldEnum = {
+  roomId: 'roomId',
+  documentId: 'documentId',
+  addedBy: 'addedBy',
+  addedAt: 'addedAt'
+} as const
+
+export type RoomDocumentScalarFieldEnum = (typeof RoomDocumentScalarFieldEnum)[keyof typeof RoomDocumentScalarFieldEnum]
+
+
+export const MemoryDocRefScalarFieldEnum = {
+  memoryId: 'memoryId',
+  documentId: 'documentId',
+  createdAt: 'createdAt'
+} as const
+
+export type MemoryDocRefScalarFieldEnum = (typeof MemoryDocRefScalarFieldEnum)[keyof typeof MemoryDocRefScalarFieldEnum]
+
+
+export const GraphNodeScalarFieldEnum = {
+  id: 'id',
+  namespace: 'namespace',
+  label: 'label',
+  kind: 'kind',
+  memoryId: 'memoryId',
+  createdAt: 'createdAt'
+} as const
+
+export type GraphNodeScalarFieldEnum = (typeof GraphNodeScalarFieldEnum)[keyof typeof GraphNodeScalarFieldEnum]
+
+
+export const GraphEdgeScalarFieldEnum = {
+  id: 'id',
+  sourceId: 'sourceId',
+  targetId: 'targetId',
+  edgeType: 'edgeType',
+  weight: 'weight',
+  createdAt: 'createdAt'
+} as const
+
+export type GraphEdgeScalarFieldEnum = (typeof GraphEdgeScalarFieldEnum)[keyof typeof GraphEdgeScalarFieldEnum]
 
 
 export const SortOrder = {

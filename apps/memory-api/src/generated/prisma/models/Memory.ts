@@ -378,6 +378,11 @@ export type MemoryWhereInput = {
   events?: Prisma.MemoryEventListRelationFilter
   outgoing?: Prisma.MemoryEdgeListRelationFilter
   incoming?: Prisma.MemoryEdgeListRelationFilter
+  rooms?: Prisma.RoomMemberListRelationFilter
+  docRefs?: Prisma.MemoryDocRefListRelationFilter
+  graphNode?: Prisma.XOR<Prisma.GraphNodeNullableScalarRelationFilter, Prisma.GraphNodeWhereInput> | null
+  backlinks?: Prisma.MemoryBacklinkListRelationFilter
+  linkers?: Prisma.MemoryBacklinkListRelationFilter
 }
 
 export type MemoryOrderByWithRelationInput = {
@@ -408,6 +413,11 @@ export type MemoryOrderByWithRelationInput = {
   events?: Prisma.MemoryEventOrderByRelationAggregateInput
   outgoing?: Prisma.MemoryEdgeOrderByRelationAggregateInput
   incoming?: Prisma.MemoryEdgeOrderByRelationAggregateInput
+  rooms?: Prisma.RoomMemberOrderByRelationAggregateInput
+  docRefs?: Prisma.MemoryDocRefOrderByRelationAggregateInput
+  graphNode?: Prisma.GraphNodeOrderByWithRelationInput
+  backlinks?: Prisma.MemoryBacklinkOrderByRelationAggregateInput
+  linkers?: Prisma.MemoryBacklinkOrderByRelationAggregateInput
 }
 
 export type MemoryWhereUniqueInput = Prisma.AtLeast<{
@@ -441,6 +451,11 @@ export type MemoryWhereUniqueInput = Prisma.AtLeast<{
   events?: Prisma.MemoryEventListRelationFilter
   outgoing?: Prisma.MemoryEdgeListRelationFilter
   incoming?: Prisma.MemoryEdgeListRelationFilter
+  rooms?: Prisma.RoomMemberListRelationFilter
+  docRefs?: Prisma.MemoryDocRefListRelationFilter
+  graphNode?: Prisma.XOR<Prisma.GraphNodeNullableScalarRelationFilter, Prisma.GraphNodeWhereInput> | null
+  backlinks?: Prisma.MemoryBacklinkListRelationFilter
+  linkers?: Prisma.MemoryBacklinkListRelationFilter
 }, "id">
 
 export type MemoryOrderByWithAggregationInput = {
@@ -533,6 +548,11 @@ export type MemoryCreateInput = {
   events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
   outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
   incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryUncheckedCreateInput = {
@@ -563,6 +583,11 @@ export type MemoryUncheckedCreateInput = {
   events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
   outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
   incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryUpdateInput = {
@@ -593,6 +618,11 @@ export type MemoryUpdateInput = {
   events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
   outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
   incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryUncheckedUpdateInput = {
@@ -623,6 +653,11 @@ export type MemoryUncheckedUpdateInput = {
   events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
   outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
   incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryCreateManyInput = {
@@ -810,6 +845,11 @@ export type MemoryScalarRelationFilter = {
   isNot?: Prisma.MemoryWhereInput
 }
 
+export type MemoryNullableScalarRelationFilter = {
+  is?: Prisma.MemoryWhereInput | null
+  isNot?: Prisma.MemoryWhereInput | null
+}
+
 export type MemoryCreatetagsInput = {
   set: string[]
 }
@@ -893,6 +933,78 @@ export type MemoryUpdateOneRequiredWithoutIncomingNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutIncomingInput, Prisma.MemoryUpdateWithoutIncomingInput>, Prisma.MemoryUncheckedUpdateWithoutIncomingInput>
 }
 
+export type MemoryCreateNestedOneWithoutBacklinksInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutBacklinksInput, Prisma.MemoryUncheckedCreateWithoutBacklinksInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutBacklinksInput
+  connect?: Prisma.MemoryWhereUniqueInput
+}
+
+export type MemoryCreateNestedOneWithoutLinkersInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutLinkersInput, Prisma.MemoryUncheckedCreateWithoutLinkersInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutLinkersInput
+  connect?: Prisma.MemoryWhereUniqueInput
+}
+
+export type MemoryUpdateOneRequiredWithoutBacklinksNestedInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutBacklinksInput, Prisma.MemoryUncheckedCreateWithoutBacklinksInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutBacklinksInput
+  upsert?: Prisma.MemoryUpsertWithoutBacklinksInput
+  connect?: Prisma.MemoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutBacklinksInput, Prisma.MemoryUpdateWithoutBacklinksInput>, Prisma.MemoryUncheckedUpdateWithoutBacklinksInput>
+}
+
+export type MemoryUpdateOneRequiredWithoutLinkersNestedInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutLinkersInput, Prisma.MemoryUncheckedCreateWithoutLinkersInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutLinkersInput
+  upsert?: Prisma.MemoryUpsertWithoutLinkersInput
+  connect?: Prisma.MemoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutLinkersInput, Prisma.MemoryUpdateWithoutLinkersInput>, Prisma.MemoryUncheckedUpdateWithoutLinkersInput>
+}
+
+export type MemoryCreateNestedOneWithoutRoomsInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutRoomsInput, Prisma.MemoryUncheckedCreateWithoutRoomsInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutRoomsInput
+  connect?: Prisma.MemoryWhereUniqueInput
+}
+
+export type MemoryUpdateOneRequiredWithoutRoomsNestedInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutRoomsInput, Prisma.MemoryUncheckedCreateWithoutRoomsInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutRoomsInput
+  upsert?: Prisma.MemoryUpsertWithoutRoomsInput
+  connect?: Prisma.MemoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutRoomsInput, Prisma.MemoryUpdateWithoutRoomsInput>, Prisma.MemoryUncheckedUpdateWithoutRoomsInput>
+}
+
+export type MemoryCreateNestedOneWithoutDocRefsInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutDocRefsInput, Prisma.MemoryUncheckedCreateWithoutDocRefsInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutDocRefsInput
+  connect?: Prisma.MemoryWhereUniqueInput
+}
+
+export type MemoryUpdateOneRequiredWithoutDocRefsNestedInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutDocRefsInput, Prisma.MemoryUncheckedCreateWithoutDocRefsInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutDocRefsInput
+  upsert?: Prisma.MemoryUpsertWithoutDocRefsInput
+  connect?: Prisma.MemoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutDocRefsInput, Prisma.MemoryUpdateWithoutDocRefsInput>, Prisma.MemoryUncheckedUpdateWithoutDocRefsInput>
+}
+
+export type MemoryCreateNestedOneWithoutGraphNodeInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutGraphNodeInput, Prisma.MemoryUncheckedCreateWithoutGraphNodeInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutGraphNodeInput
+  connect?: Prisma.MemoryWhereUniqueInput
+}
+
+export type MemoryUpdateOneWithoutGraphNodeNestedInput = {
+  create?: Prisma.XOR<Prisma.MemoryCreateWithoutGraphNodeInput, Prisma.MemoryUncheckedCreateWithoutGraphNodeInput>
+  connectOrCreate?: Prisma.MemoryCreateOrConnectWithoutGraphNodeInput
+  upsert?: Prisma.MemoryUpsertWithoutGraphNodeInput
+  disconnect?: Prisma.MemoryWhereInput | boolean
+  delete?: Prisma.MemoryWhereInput | boolean
+  connect?: Prisma.MemoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.MemoryUpdateToOneWithWhereWithoutGraphNodeInput, Prisma.MemoryUpdateWithoutGraphNodeInput>, Prisma.MemoryUncheckedUpdateWithoutGraphNodeInput>
+}
+
 export type MemoryCreateWithoutEventsInput = {
   id?: string
   content: string
@@ -920,6 +1032,11 @@ export type MemoryCreateWithoutEventsInput = {
   deprecatedAt?: Date | string | null
   outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
   incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryUncheckedCreateWithoutEventsInput = {
@@ -949,6 +1066,11 @@ export type MemoryUncheckedCreateWithoutEventsInput = {
   deprecatedAt?: Date | string | null
   outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
   incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryCreateOrConnectWithoutEventsInput = {
@@ -994,6 +1116,11 @@ export type MemoryUpdateWithoutEventsInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
   incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryUncheckedUpdateWithoutEventsInput = {
@@ -1023,6 +1150,11 @@ export type MemoryUncheckedUpdateWithoutEventsInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
   incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryCreateWithoutOutgoingInput = {
@@ -1052,6 +1184,11 @@ export type MemoryCreateWithoutOutgoingInput = {
   deprecatedAt?: Date | string | null
   events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
   incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryUncheckedCreateWithoutOutgoingInput = {
@@ -1081,6 +1218,11 @@ export type MemoryUncheckedCreateWithoutOutgoingInput = {
   deprecatedAt?: Date | string | null
   events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
   incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryCreateOrConnectWithoutOutgoingInput = {
@@ -1115,6 +1257,11 @@ export type MemoryCreateWithoutIncomingInput = {
   deprecatedAt?: Date | string | null
   events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
   outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryUncheckedCreateWithoutIncomingInput = {
@@ -1144,6 +1291,11 @@ export type MemoryUncheckedCreateWithoutIncomingInput = {
   deprecatedAt?: Date | string | null
   events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
   outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
 }
 
 export type MemoryCreateOrConnectWithoutIncomingInput = {
@@ -1189,6 +1341,11 @@ export type MemoryUpdateWithoutOutgoingInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
   incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryUncheckedUpdateWithoutOutgoingInput = {
@@ -1218,6 +1375,11 @@ export type MemoryUncheckedUpdateWithoutOutgoingInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
   incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryUpsertWithoutIncomingInput = {
@@ -1258,6 +1420,11 @@ export type MemoryUpdateWithoutIncomingInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
   outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
 }
 
 export type MemoryUncheckedUpdateWithoutIncomingInput = {
@@ -1287,6 +1454,771 @@ export type MemoryUncheckedUpdateWithoutIncomingInput = {
   deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
   outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryCreateWithoutBacklinksInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryUncheckedCreateWithoutBacklinksInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryCreateOrConnectWithoutBacklinksInput = {
+  where: Prisma.MemoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutBacklinksInput, Prisma.MemoryUncheckedCreateWithoutBacklinksInput>
+}
+
+export type MemoryCreateWithoutLinkersInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+}
+
+export type MemoryUncheckedCreateWithoutLinkersInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+}
+
+export type MemoryCreateOrConnectWithoutLinkersInput = {
+  where: Prisma.MemoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutLinkersInput, Prisma.MemoryUncheckedCreateWithoutLinkersInput>
+}
+
+export type MemoryUpsertWithoutBacklinksInput = {
+  update: Prisma.XOR<Prisma.MemoryUpdateWithoutBacklinksInput, Prisma.MemoryUncheckedUpdateWithoutBacklinksInput>
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutBacklinksInput, Prisma.MemoryUncheckedCreateWithoutBacklinksInput>
+  where?: Prisma.MemoryWhereInput
+}
+
+export type MemoryUpdateToOneWithWhereWithoutBacklinksInput = {
+  where?: Prisma.MemoryWhereInput
+  data: Prisma.XOR<Prisma.MemoryUpdateWithoutBacklinksInput, Prisma.MemoryUncheckedUpdateWithoutBacklinksInput>
+}
+
+export type MemoryUpdateWithoutBacklinksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryUncheckedUpdateWithoutBacklinksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryUpsertWithoutLinkersInput = {
+  update: Prisma.XOR<Prisma.MemoryUpdateWithoutLinkersInput, Prisma.MemoryUncheckedUpdateWithoutLinkersInput>
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutLinkersInput, Prisma.MemoryUncheckedCreateWithoutLinkersInput>
+  where?: Prisma.MemoryWhereInput
+}
+
+export type MemoryUpdateToOneWithWhereWithoutLinkersInput = {
+  where?: Prisma.MemoryWhereInput
+  data: Prisma.XOR<Prisma.MemoryUpdateWithoutLinkersInput, Prisma.MemoryUncheckedUpdateWithoutLinkersInput>
+}
+
+export type MemoryUpdateWithoutLinkersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+}
+
+export type MemoryUncheckedUpdateWithoutLinkersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+}
+
+export type MemoryCreateWithoutRoomsInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryUncheckedCreateWithoutRoomsInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryCreateOrConnectWithoutRoomsInput = {
+  where: Prisma.MemoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutRoomsInput, Prisma.MemoryUncheckedCreateWithoutRoomsInput>
+}
+
+export type MemoryUpsertWithoutRoomsInput = {
+  update: Prisma.XOR<Prisma.MemoryUpdateWithoutRoomsInput, Prisma.MemoryUncheckedUpdateWithoutRoomsInput>
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutRoomsInput, Prisma.MemoryUncheckedCreateWithoutRoomsInput>
+  where?: Prisma.MemoryWhereInput
+}
+
+export type MemoryUpdateToOneWithWhereWithoutRoomsInput = {
+  where?: Prisma.MemoryWhereInput
+  data: Prisma.XOR<Prisma.MemoryUpdateWithoutRoomsInput, Prisma.MemoryUncheckedUpdateWithoutRoomsInput>
+}
+
+export type MemoryUpdateWithoutRoomsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryUncheckedUpdateWithoutRoomsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryCreateWithoutDocRefsInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryUncheckedCreateWithoutDocRefsInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  graphNode?: Prisma.GraphNodeUncheckedCreateNestedOneWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryCreateOrConnectWithoutDocRefsInput = {
+  where: Prisma.MemoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutDocRefsInput, Prisma.MemoryUncheckedCreateWithoutDocRefsInput>
+}
+
+export type MemoryUpsertWithoutDocRefsInput = {
+  update: Prisma.XOR<Prisma.MemoryUpdateWithoutDocRefsInput, Prisma.MemoryUncheckedUpdateWithoutDocRefsInput>
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutDocRefsInput, Prisma.MemoryUncheckedCreateWithoutDocRefsInput>
+  where?: Prisma.MemoryWhereInput
+}
+
+export type MemoryUpdateToOneWithWhereWithoutDocRefsInput = {
+  where?: Prisma.MemoryWhereInput
+  data: Prisma.XOR<Prisma.MemoryUpdateWithoutDocRefsInput, Prisma.MemoryUncheckedUpdateWithoutDocRefsInput>
+}
+
+export type MemoryUpdateWithoutDocRefsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryUncheckedUpdateWithoutDocRefsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  graphNode?: Prisma.GraphNodeUncheckedUpdateOneWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryCreateWithoutGraphNodeInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefCreateNestedManyWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryUncheckedCreateWithoutGraphNodeInput = {
+  id?: string
+  content: string
+  tags?: Prisma.MemoryCreatetagsInput | string[]
+  namespace?: string
+  memoryType: string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: number
+  pinned?: boolean
+  status?: string
+  source?: string | null
+  sourceType?: string
+  authorType?: string | null
+  contentHash: string
+  validFrom?: Date | string | null
+  validUntil?: Date | string | null
+  embedding?: runtime.Bytes | null
+  embeddingModel?: string | null
+  accessCount?: number
+  lastAccessedAt?: Date | string | null
+  helpfulCount?: number
+  unhelpfulCount?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  deprecatedAt?: Date | string | null
+  events?: Prisma.MemoryEventUncheckedCreateNestedManyWithoutMemoryInput
+  outgoing?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutSourceInput
+  incoming?: Prisma.MemoryEdgeUncheckedCreateNestedManyWithoutTargetInput
+  rooms?: Prisma.RoomMemberUncheckedCreateNestedManyWithoutMemoryInput
+  docRefs?: Prisma.MemoryDocRefUncheckedCreateNestedManyWithoutMemoryInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutMemoryInput
+  linkers?: Prisma.MemoryBacklinkUncheckedCreateNestedManyWithoutReferrerInput
+}
+
+export type MemoryCreateOrConnectWithoutGraphNodeInput = {
+  where: Prisma.MemoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutGraphNodeInput, Prisma.MemoryUncheckedCreateWithoutGraphNodeInput>
+}
+
+export type MemoryUpsertWithoutGraphNodeInput = {
+  update: Prisma.XOR<Prisma.MemoryUpdateWithoutGraphNodeInput, Prisma.MemoryUncheckedUpdateWithoutGraphNodeInput>
+  create: Prisma.XOR<Prisma.MemoryCreateWithoutGraphNodeInput, Prisma.MemoryUncheckedCreateWithoutGraphNodeInput>
+  where?: Prisma.MemoryWhereInput
+}
+
+export type MemoryUpdateToOneWithWhereWithoutGraphNodeInput = {
+  where?: Prisma.MemoryWhereInput
+  data: Prisma.XOR<Prisma.MemoryUpdateWithoutGraphNodeInput, Prisma.MemoryUncheckedUpdateWithoutGraphNodeInput>
+}
+
+export type MemoryUpdateWithoutGraphNodeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUpdateManyWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUpdateManyWithoutReferrerNestedInput
+}
+
+export type MemoryUncheckedUpdateWithoutGraphNodeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  content?: Prisma.StringFieldUpdateOperationsInput | string
+  tags?: Prisma.MemoryUpdatetagsInput | string[]
+  namespace?: Prisma.StringFieldUpdateOperationsInput | string
+  memoryType?: Prisma.StringFieldUpdateOperationsInput | string
+  metadata?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  importance?: Prisma.FloatFieldUpdateOperationsInput | number
+  pinned?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceType?: Prisma.StringFieldUpdateOperationsInput | string
+  authorType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  contentHash?: Prisma.StringFieldUpdateOperationsInput | string
+  validFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  validUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  embedding?: Prisma.NullableBytesFieldUpdateOperationsInput | runtime.Bytes | null
+  embeddingModel?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accessCount?: Prisma.IntFieldUpdateOperationsInput | number
+  lastAccessedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  helpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  unhelpfulCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deprecatedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  events?: Prisma.MemoryEventUncheckedUpdateManyWithoutMemoryNestedInput
+  outgoing?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutSourceNestedInput
+  incoming?: Prisma.MemoryEdgeUncheckedUpdateManyWithoutTargetNestedInput
+  rooms?: Prisma.RoomMemberUncheckedUpdateManyWithoutMemoryNestedInput
+  docRefs?: Prisma.MemoryDocRefUncheckedUpdateManyWithoutMemoryNestedInput
+  backlinks?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutMemoryNestedInput
+  linkers?: Prisma.MemoryBacklinkUncheckedUpdateManyWithoutReferrerNestedInput
 }
 
 
@@ -1298,12 +2230,20 @@ export type MemoryCountOutputType = {
   events: number
   outgoing: number
   incoming: number
+  rooms: number
+  docRefs: number
+  backlinks: number
+  linkers: number
 }
 
 export type MemoryCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   events?: boolean | MemoryCountOutputTypeCountEventsArgs
   outgoing?: boolean | MemoryCountOutputTypeCountOutgoingArgs
   incoming?: boolean | MemoryCountOutputTypeCountIncomingArgs
+  rooms?: boolean | MemoryCountOutputTypeCountRoomsArgs
+  docRefs?: boolean | MemoryCountOutputTypeCountDocRefsArgs
+  backlinks?: boolean | MemoryCountOutputTypeCountBacklinksArgs
+  linkers?: boolean | MemoryCountOutputTypeCountLinkersArgs
 }
 
 /**
@@ -1337,6 +2277,34 @@ export type MemoryCountOutputTypeCountIncomingArgs<ExtArgs extends runtime.Types
   where?: Prisma.MemoryEdgeWhereInput
 }
 
+/**
+ * MemoryCountOutputType without action
+ */
+export type MemoryCountOutputTypeCountRoomsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RoomMemberWhereInput
+}
+
+/**
+ * MemoryCountOutputType without action
+ */
+export type MemoryCountOutputTypeCountDocRefsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MemoryDocRefWhereInput
+}
+
+/**
+ * MemoryCountOutputType without action
+ */
+export type MemoryCountOutputTypeCountBacklinksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MemoryBacklinkWhereInput
+}
+
+/**
+ * MemoryCountOutputType without action
+ */
+export type MemoryCountOutputTypeCountLinkersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MemoryBacklinkWhereInput
+}
+
 
 export type MemorySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1366,6 +2334,11 @@ export type MemorySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   events?: boolean | Prisma.Memory$eventsArgs<ExtArgs>
   outgoing?: boolean | Prisma.Memory$outgoingArgs<ExtArgs>
   incoming?: boolean | Prisma.Memory$incomingArgs<ExtArgs>
+  rooms?: boolean | Prisma.Memory$roomsArgs<ExtArgs>
+  docRefs?: boolean | Prisma.Memory$docRefsArgs<ExtArgs>
+  graphNode?: boolean | Prisma.Memory$graphNodeArgs<ExtArgs>
+  backlinks?: boolean | Prisma.Memory$backlinksArgs<ExtArgs>
+  linkers?: boolean | Prisma.Memory$linkersArgs<ExtArgs>
   _count?: boolean | Prisma.MemoryCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["memory"]>
 
@@ -1455,6 +2428,11 @@ export type MemoryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   events?: boolean | Prisma.Memory$eventsArgs<ExtArgs>
   outgoing?: boolean | Prisma.Memory$outgoingArgs<ExtArgs>
   incoming?: boolean | Prisma.Memory$incomingArgs<ExtArgs>
+  rooms?: boolean | Prisma.Memory$roomsArgs<ExtArgs>
+  docRefs?: boolean | Prisma.Memory$docRefsArgs<ExtArgs>
+  graphNode?: boolean | Prisma.Memory$graphNodeArgs<ExtArgs>
+  backlinks?: boolean | Prisma.Memory$backlinksArgs<ExtArgs>
+  linkers?: boolean | Prisma.Memory$linkersArgs<ExtArgs>
   _count?: boolean | Prisma.MemoryCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type MemoryIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1466,6 +2444,11 @@ export type $MemoryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     events: Prisma.$MemoryEventPayload<ExtArgs>[]
     outgoing: Prisma.$MemoryEdgePayload<ExtArgs>[]
     incoming: Prisma.$MemoryEdgePayload<ExtArgs>[]
+    rooms: Prisma.$RoomMemberPayload<ExtArgs>[]
+    docRefs: Prisma.$MemoryDocRefPayload<ExtArgs>[]
+    graphNode: Prisma.$GraphNodePayload<ExtArgs> | null
+    backlinks: Prisma.$MemoryBacklinkPayload<ExtArgs>[]
+    linkers: Prisma.$MemoryBacklinkPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1889,6 +2872,11 @@ export interface Prisma__MemoryClient<T, Null = never, ExtArgs extends runtime.T
   events<T extends Prisma.Memory$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   outgoing<T extends Prisma.Memory$outgoingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$outgoingArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryEdgePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   incoming<T extends Prisma.Memory$incomingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$incomingArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryEdgePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  rooms<T extends Prisma.Memory$roomsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$roomsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RoomMemberPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  docRefs<T extends Prisma.Memory$docRefsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$docRefsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryDocRefPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  graphNode<T extends Prisma.Memory$graphNodeArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$graphNodeArgs<ExtArgs>>): Prisma.Prisma__GraphNodeClient<runtime.Types.Result.GetResult<Prisma.$GraphNodePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  backlinks<T extends Prisma.Memory$backlinksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$backlinksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryBacklinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  linkers<T extends Prisma.Memory$linkersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Memory$linkersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MemoryBacklinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2404,6 +3392,121 @@ export type Memory$incomingArgs<ExtArgs extends runtime.Types.Extensions.Interna
   take?: number
   skip?: number
   distinct?: Prisma.MemoryEdgeScalarFieldEnum | Prisma.MemoryEdgeScalarFieldEnum[]
+}
+
+/**
+ * Memory.rooms
+ */
+export type Memory$roomsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RoomMember
+   */
+  select?: Prisma.RoomMemberSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RoomMember
+   */
+  omit?: Prisma.RoomMemberOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RoomMemberInclude<ExtArgs> | null
+  where?: Prisma.RoomMemberWhereInput
+  orderBy?: Prisma.RoomMemberOrderByWithRelationInput | Prisma.RoomMemberOrderByWithRelationInput[]
+  cursor?: Prisma.RoomMemberWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RoomMemberScalarFieldEnum | Prisma.RoomMemberScalarFieldEnum[]
+}
+
+/**
+ * Memory.docRefs
+ */
+export type Memory$docRefsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MemoryDocRef
+   */
+  select?: Prisma.MemoryDocRefSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MemoryDocRef
+   */
+  omit?: Prisma.MemoryDocRefOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MemoryDocRefInclude<ExtArgs> | null
+  where?: Prisma.MemoryDocRefWhereInput
+  orderBy?: Prisma.MemoryDocRefOrderByWithRelationInput | Prisma.MemoryDocRefOrderByWithRelationInput[]
+  cursor?: Prisma.MemoryDocRefWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MemoryDocRefScalarFieldEnum | Prisma.MemoryDocRefScalarFieldEnum[]
+}
+
+/**
+ * Memory.graphNode
+ */
+export type Memory$graphNodeArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the GraphNode
+   */
+  select?: Prisma.GraphNodeSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the GraphNode
+   */
+  omit?: Prisma.GraphNodeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.GraphNodeInclude<ExtArgs> | null
+  where?: Prisma.GraphNodeWhereInput
+}
+
+/**
+ * Memory.backlinks
+ */
+export type Memory$backlinksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MemoryBacklink
+   */
+  select?: Prisma.MemoryBacklinkSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MemoryBacklink
+   */
+  omit?: Prisma.MemoryBacklinkOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MemoryBacklinkInclude<ExtArgs> | null
+  where?: Prisma.MemoryBacklinkWhereInput
+  orderBy?: Prisma.MemoryBacklinkOrderByWithRelationInput | Prisma.MemoryBacklinkOrderByWithRelationInput[]
+  cursor?: Prisma.MemoryBacklinkWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MemoryBacklinkScalarFieldEnum | Prisma.MemoryBacklinkScalarFieldEnum[]
+}
+
+/**
+ * Memory.linkers
+ */
+export type Memory$linkersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the MemoryBacklink
+   */
+  select?: Prisma.MemoryBacklinkSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the MemoryBacklink
+   */
+  omit?: Prisma.MemoryBacklinkOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MemoryBacklinkInclude<ExtArgs> | null
+  where?: Prisma.MemoryBacklinkWhereInput
+  orderBy?: Prisma.MemoryBacklinkOrderByWithRelationInput | Prisma.MemoryBacklinkOrderByWithRelationInput[]
+  cursor?: Prisma.MemoryBacklinkWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MemoryBacklinkScalarFieldEnum | Prisma.MemoryBacklinkScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,5 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { MemoryContext } from '../../context.ts';
+
+// Filled in by issue 4.
+export const documentRoutes: FastifyPluginAsync<MemoryContext> = async () => {};
