@@ -8,9 +8,17 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
+/** A statement planned once per connection and run many times (see `SqlDriver.prepare`). */
+export type PreparedQuery = <R = Record<string, unknown>>(params: unknown[]) => Promise<R[]>;
+
 /** Raw SQL over the app's database, whichever engine it is. */
 export interface SqlDriver extends SqlSession {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * A hot statement, planned once instead of on every call. `text` uses `$1..$n` with casts that
+   * fix each parameter's type. Planning a many-table statement costs more than running it.
+   */
+  prepare(name: string, text: string): PreparedQuery;
   /** Runs `fn` on one dedicated connection (needed for session locks and explicit transactions). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
 }
@@ -28,9 +36,22 @@ export function pgliteDriver(db: PGlite): SqlDriver {
   };
   // PGlite is one connection in this process, so a session is the database itself; sessions take
   // turns so that one's explicit transaction never interleaves with another's.
+  const prepared = new Set<string>();
   return {
     kind: 'pglite',
     ...session,
+    prepare(name, text) {
+      checkStatementName(name);
+      return async (params) => {
+        if (!prepared.has(name)) {
+          await db.exec(`PREPARE ${name} AS ${text}`);
+          prepared.add(name);
+        }
+        // PGlite cannot bind parameters to EXECUTE, so the values travel as quoted literals.
+        const args = params.length > 0 ? `(${params.map(sqlLiteral).join(', ')})` : '';
+        return (await db.query(`EXECUTE ${name}${args}`)).rows as never[];
+      };
+    },
     withSession<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
       const run = (sessionQueue.get(db) ?? Promise.resolve()).then(() => fn(session));
       sessionQueue.set(
@@ -58,6 +79,11 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
   return {
     kind: 'postgres',
     ...onClient(pool),
+    prepare(name, text) {
+      checkStatementName(name);
+      // pg prepares a named statement once on each pooled connection.
+      return async (params) => (await pool.query({ name, text, values: params })).rows;
+    },
     async withSession(fn) {
       const client = await pool.connect();
       try {
@@ -67,4 +93,27 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
       }
     },
   };
+}
+
+function checkStatementName(name: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`bad prepared statement name ${JSON.stringify(name)}`);
+}
+
+/**
+ * A value as a Postgres literal. Strings are single-quoted with quotes doubled, which is exact
+ * under standard_conforming_strings (on since Postgres 9.1, and checked by a test): backslashes
+ * are ordinary characters there. Anything else becomes its text form, quoted the same way.
+ */
+export function sqlLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value instanceof Date) text = value.toISOString();
+  else if (value instanceof Uint8Array) text = `\\x${Buffer.from(value).toString('hex')}`;
+  else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
+  else text = JSON.stringify(value);
+  if (text.includes('\0')) throw new Error('text values cannot contain NUL characters');
+  return `'${text.replaceAll("'", "''")}'`;
 }

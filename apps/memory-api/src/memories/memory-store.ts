@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PreparedQuery } from '@trove/data';
 import { type Embedder, tokenize } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -64,7 +65,9 @@ const LOAD_PAGE = 5000;
 /**
  * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
  * contradiction, the retired memory's deprecation, its `superseded_by` edge and the events of
- * both. One statement is atomic on its own, so no session is held across round trips.
+ * both. One statement is atomic on its own, so no session is held across round trips. Nothing is
+ * written (and no row returned) when a live memory of the namespace has the same content: the
+ * exact-duplicate check costs no extra round trip on the usual path.
  * $1 id, $2 content, $3 tags (JSON), $4 namespace, $5 type, $6 metadata, $7 source, $8 source_type,
  * $9 author_type, $10 hash, $11 valid_from, $12 valid_until, $13 embedding (hex), $14 model, $15 now,
  * $16 actor, $17 created evidence, $18 links (JSON [{id, weight}]), $19 retired id, $20 similarity.
@@ -72,12 +75,13 @@ const LOAD_PAGE = 5000;
 const REMEMBER_SQL = `WITH new_row AS (
   INSERT INTO memories (id, content, tags, namespace, memory_type, metadata, source, source_type, author_type,
     content_hash, valid_from, valid_until, embedding, embedding_model, created_at, updated_at)
-  VALUES ($1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
-    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz)
+  SELECT $1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
+    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz
+   WHERE NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = $10 AND namespace = $4 AND status = 'active')
   RETURNING *
 ), retired AS (
   UPDATE memories SET status = 'deprecated', deprecated_at = $15::timestamptz, updated_at = $15::timestamptz
-   WHERE $19::uuid IS NOT NULL AND id = $19::uuid AND status = 'active'
+   WHERE $19::uuid IS NOT NULL AND id = $19::uuid AND status = 'active' AND EXISTS (SELECT 1 FROM new_row)
   RETURNING id
 ), edges AS (
   INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
@@ -129,6 +133,17 @@ export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
  */
 export class MemoryStore {
   readonly catalog: VectorCatalog;
+  /** The statements every write or recall runs, planned once (see SqlDriver.prepare). */
+  private readonly hot: Record<
+    'rememberPlain' | 'remember' | 'sameContent' | 'byId' | 'byIds' | 'countAccess',
+    PreparedQuery
+  >;
+  /**
+   * Called after a memory's content or namespace is written (a new memory, or an update), once
+   * the row is committed. Modules that derive data from content register here (documents link
+   * the `[[slug]]` mentions), so the store need not know them.
+   */
+  readonly contentWritten: ((row: MemoryRow, change: { created: boolean }) => Promise<unknown>)[] = [];
 
   constructor(
     readonly db: MemoryDatabase,
@@ -136,6 +151,20 @@ export class MemoryStore {
     readonly thresholds: StoreThresholds,
   ) {
     this.catalog = new VectorCatalog(embedder.dimensions);
+    this.hot = {
+      rememberPlain: db.sql.prepare('memory_remember_plain', REMEMBER_PLAIN_SQL),
+      remember: db.sql.prepare('memory_remember', REMEMBER_SQL),
+      sameContent: db.sql.prepare(
+        'memory_same_content',
+        `SELECT ${MEMORY_SELECT} FROM memories WHERE content_hash = $1 AND namespace = $2 AND status = 'active' LIMIT 1`,
+      ),
+      byId: db.sql.prepare('memory_by_id', `SELECT ${MEMORY_SELECT} FROM memories WHERE id = $1::uuid`),
+      byIds: db.sql.prepare('memory_by_ids', `SELECT ${MEMORY_SELECT} FROM memories WHERE id IN ${idsParam('$1')}`),
+      countAccess: db.sql.prepare(
+        'memory_count_access',
+        `UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id IN ${idsParam('$1')}`,
+      ),
+    };
   }
 
   get prisma() {
@@ -197,15 +226,13 @@ export class MemoryStore {
   }
 
   async get(id: string): Promise<MemoryRow | null> {
-    const [row] = await this.db.sql.query(`SELECT ${MEMORY_SELECT} FROM memories WHERE id = $1::uuid`, [id]);
+    const [row] = await this.hot.byId([id]);
     return row ? fromSqlRow(row) : null;
   }
 
   async getMany(ids: string[]): Promise<Map<string, MemoryRow>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.sql.query(`SELECT ${MEMORY_SELECT} FROM memories WHERE id IN ${idsParam('$1')}`, [
-      JSON.stringify(ids),
-    ]);
+    const rows = await this.hot.byIds([JSON.stringify(ids)]);
     return new Map(rows.map((r) => [r.id as string, fromSqlRow(r)]));
   }
 
@@ -218,12 +245,6 @@ export class MemoryStore {
 
   async remember(input: NewMemory): Promise<RememberResult> {
     const hash = contentHash(input.content);
-    const [same] = await this.db.sql.query(
-      `SELECT ${MEMORY_SELECT} FROM memories WHERE content_hash = $1 AND namespace = $2 AND status = 'active' LIMIT 1`,
-      [hash, input.namespace],
-    );
-    if (same) return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
-
     const vector = await this.embedOne(input.content);
     const live = { namespace: input.namespace };
     const neighbours = this.catalog.search(vector, 6, live);
@@ -270,10 +291,17 @@ export class MemoryStore {
         retire?.id ?? null,
         retire?.score ?? null,
       );
-    const [created] = await this.db.sql.query(plain ? REMEMBER_PLAIN_SQL : REMEMBER_SQL, params);
-    const row = fromSqlRow(created as Record<string, unknown>);
+    const [created] = await (plain ? this.hot.rememberPlain : this.hot.remember)(params);
+    if (!created) {
+      const [same] = await this.hot.sameContent([hash, input.namespace]);
+      // Deprecated between the two statements (a concurrent forget): store it after all.
+      if (!same) return this.remember(input);
+      return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
+    }
+    const row = fromSqlRow(created);
     this.catalog.put(row, vector);
     if (retire) await this.refreshCatalog({ id: retire.id });
+    for (const listener of this.contentWritten) await listener(row, { created: true });
     return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };
   }
 
@@ -319,6 +347,8 @@ export class MemoryStore {
     });
     if (vector) this.catalog.put(row, vector);
     else this.catalog.touch(row);
+    if (contentChanged || (patch.namespace !== undefined && patch.namespace !== before.namespace))
+      for (const listener of this.contentWritten) await listener(row, { created: false });
     return row;
   }
 
@@ -375,9 +405,6 @@ export class MemoryStore {
   /** Counts an access for memories actually returned to a caller (not for every candidate). */
   async countAccess(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.sql.query(
-      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id IN ${idsParam('$1')}`,
-      [JSON.stringify(ids)],
-    );
+    await this.hot.countAccess([JSON.stringify(ids)]);
   }
 }
