@@ -11,6 +11,7 @@ import { BruteForceIndex } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
+import { RECALL_EF } from '../src/memories/vector-catalog.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
@@ -25,7 +26,9 @@ const { memories, queries } = loadRetrievalSet();
 const vocab = [...new Set(memories.flatMap((m) => m.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))];
 let seed = 42;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+  // Math.imul keeps the product exact: a plain float multiply loses low bits beyond 2^53 and the
+  // sequence then cycles after ~16k draws, repeating sentences (exact ties at 100k memories).
+  seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
   return seed / 0x7fffffff;
 };
 const sentence = (words = 14) =>
@@ -57,7 +60,11 @@ const remembers = () =>
     path: '/remember',
     body: JSON.stringify({ content: sentence(), namespace: `ns${i % 4}` }),
   }));
-const probe = await load('GET', Array.from({ length: REMEMBER_N }, () => ({ path: '/livez' })), 1);
+const probe = await load(
+  'GET',
+  Array.from({ length: REMEMBER_N }, () => ({ path: '/livez' })),
+  1,
+);
 const sequential = await load('POST', remembers(), 1);
 const concurrent = await load('POST', remembers(), 8);
 const rate = (r: { perSecond: number; latencies: number[] }) =>
@@ -104,7 +111,7 @@ for (const size of sizes) {
   for (let round = 0; round < 3; round++) {
     for (const v of vectors) {
       let s = performance.now();
-      const approximate = store.catalog.search(v, 10, {});
+      const approximate = store.catalog.search(v, 10, {}, RECALL_EF);
       hnsw.push(performance.now() - s);
       s = performance.now();
       const truth = exact.search(v, 10);

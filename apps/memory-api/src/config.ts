@@ -74,6 +74,61 @@ export const configSchema = {
     description: 'In `fusion` recall, vector hits below this cosine similarity do not count as found by the vector arm',
     default: 0.5,
   }),
+  EXTRACT_MAX_FACTS: env.int({
+    description: '`/extract`: facts taken from one document when the request gives no `max_facts`',
+    default: 20,
+    min: 1,
+    max: 200,
+  }),
+  EXTRACT_LLM_URL: env.url({
+    description:
+      '`/extract`: base URL of an OpenAI-compatible API (e.g. http://127.0.0.1:11434/v1). Unset: extraction is rule-based only',
+    protocols: ['http:', 'https:'],
+  }),
+  EXTRACT_LLM_MODEL: env.optionalString({
+    description:
+      '`/extract`: model used with EXTRACT_LLM_URL when a request names none; unset: only requests with `model` use it',
+  }),
+  EXTRACT_LLM_API_KEY: env.optionalString({
+    description: '`/extract`: bearer key sent to EXTRACT_LLM_URL (optional)',
+  }),
+  EXTRACT_LLM_TIMEOUT_MS: env.int({
+    description: '`/extract`: how long to wait for the extraction model before answering 504',
+    default: 20_000,
+    min: 100,
+    max: 600_000,
+  }),
+  LIFECYCLE_WARM_DAYS: env.int({
+    description:
+      '`/aging` and `/prune`: days without use (since the later of creation and last access) after which a memory counts as stale',
+    default: 90,
+    min: 1,
+    max: 36_500,
+  }),
+  LIFECYCLE_COLD_DAYS: env.int({
+    description: '`/lifecycle/cycle`: days without use after which a rarely accessed, unpinned memory is deprecated',
+    default: 180,
+    min: 1,
+    max: 36_500,
+  }),
+  LIFECYCLE_DEPRECATED_TTL_DAYS: env.int({
+    description:
+      'Days a deprecated memory is kept before `/lifecycle/cycle` with `prune_expired` may delete it for good',
+    default: 30,
+    min: 1,
+    max: 36_500,
+  }),
+  CONSOLIDATE_THRESHOLD: fraction({
+    description: '`/consolidate`: cosine similarity at or above which live memories of a namespace are merged',
+    default: 0.95,
+  }),
+  MAINTENANCE_MAX_PER_CALL: env.int({
+    description:
+      'Most memories one lifecycle or maintenance call changes (cycle, aging, prune, consolidate); the answer says when more remain',
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+  }),
   BODY_LIMIT_BYTES: env.int({
     description: 'Largest request body accepted (imports are the big ones)',
     default: 64 * 1024 * 1024,

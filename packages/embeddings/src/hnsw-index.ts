@@ -63,11 +63,12 @@ export class HnswIndex implements VectorIndex {
     return this.labelOf.has(id);
   }
 
-  search(query: Float32Array, k: number, accept?: (id: string) => boolean): Neighbour[] {
+  /** `ef` overrides the configured search breadth for this call (never below k). */
+  search(query: Float32Array, k: number, accept?: (id: string) => boolean, ef = this.efSearch): Neighbour[] {
     assertDimensions(this, query);
     const want = Math.min(k, this.size);
     if (want <= 0) return [];
-    this.graph.setEf(Math.max(this.efSearch, want));
+    this.graph.setEf(Math.max(ef, want));
     const filter = accept ? (label: number) => accept(this.idOf[label] as string) : undefined;
     const { neighbors, distances } = this.graph.searchKnn(Array.from(query), want, filter);
     // In the inner-product space hnswlib reports 1 - similarity.

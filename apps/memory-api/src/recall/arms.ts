@@ -1,6 +1,7 @@
 import { dot, tokenize } from '@trove/embeddings';
 import { filterSql, type MemoryFilter, matchesFilter } from '../memories/filters.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { RECALL_EF } from '../memories/vector-catalog.ts';
 
 /** One arm's ranking: ids best first, with the arm's own signal for `explain`. */
 export interface ArmHit {
@@ -19,7 +20,7 @@ export function orTsQuery(query: string): string {
 
 export function vectorArm(store: MemoryStore, query: Float32Array, n: number, filter: MemoryFilter): ArmHit[] {
   return store.catalog
-    .search(query, n, filter)
+    .search(query, n, filter, RECALL_EF)
     .filter((h) => h.score > 0)
     .map((h) => ({ id: h.id, signal: h.score }));
 }

@@ -2,9 +2,10 @@ import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
 import type { MemoryContext } from '../../context.ts';
+import { type DocumentRecallResult, enrichResults, recallDocuments } from '../../documents/recall-documents.ts';
 import type { MemoryFilter } from '../../memories/filters.ts';
 import { buildPack } from '../../recall/pack.ts';
-import { recall } from '../../recall/recall.ts';
+import { type RecallResult, recall } from '../../recall/recall.ts';
 import { recallBody } from '../../schemas/requests.ts';
 import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../parse.ts';
 
@@ -86,7 +87,7 @@ export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
       const query = body.query.trim();
       if (!query) throw badRequest('query must not be empty');
 
-      const results =
+      const memories =
         searchType === 'doc'
           ? []
           : await recall(store, {
@@ -99,17 +100,37 @@ export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
               explain,
               vectorFloor: config.VECTOR_MIN_SIMILARITY,
             });
-      const shown = body.enrich === true ? results.map((r) => ({ ...r, linked_doc_slugs: [] as string[] })) : results;
+      // Unified (`all`) and `doc` searches add documents, scored on the same 0..1 fused scale;
+      // `explain` ranks memories only, so it keeps the answer to memories.
+      const documents =
+        searchType === 'memory' || explain
+          ? []
+          : await recallDocuments(store, {
+              query,
+              limit: pack ? max + excludeIds.length : max,
+              filter,
+              minScore,
+              vectorFloor: config.VECTOR_MIN_SIMILARITY,
+            });
+      const results: (RecallResult | DocumentRecallResult)[] =
+        documents.length === 0
+          ? memories
+          : [...memories, ...documents]
+              .sort((a, b) => b.score - a.score)
+              .slice(0, pack ? max + excludeIds.length : max);
+      const shown = body.enrich === true ? await enrichResults(store, results) : results;
+      const memoryIds = (items: { id: string; kind?: string }[]) =>
+        items.filter((r) => r.kind !== 'document').map((r) => r.id);
       // Access counting is bookkeeping, not part of the answer: it is not awaited (the embedded
       // database runs statements in order, so a read that follows still sees it).
       const countAccess = (ids: string[]) =>
         store.countAccess(ids).catch((err) => request.log.warn({ err }, 'recall: access count not recorded'));
       if (pack) {
         const packed = buildPack(shown, budget, new Set(excludeIds));
-        void countAccess(packed.selected.map((r) => r.id));
+        void countAccess(memoryIds(packed.selected));
         return packed;
       }
-      void countAccess(shown.map((r) => r.id));
+      void countAccess(memoryIds(shown));
       return shown;
     },
   );

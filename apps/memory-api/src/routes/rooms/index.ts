@@ -1,5 +1,463 @@
+import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
+import { docContent, docRef, docTitle } from '../../documents/doc-params.ts';
+import { parseSlug } from '../../documents/slugs.ts';
+import {
+  applyConsolidation,
+  MAX_MERGES_PER_CALL,
+  planConsolidation,
+  SEGMENT_SIZE,
+} from '../../rooms/room-consolidate.ts';
+import { addRoomDocument, roomDocumentRef, storeRoomDocument } from '../../rooms/room-documents.ts';
+import { chronologicalMembers, type MemberFilter, semanticMembers } from '../../rooms/room-recall.ts';
+import { rememberInRoom } from '../../rooms/room-remember.ts';
+import {
+  createRoom,
+  DEFAULT_ROOM_NAMESPACE,
+  deleteRoom,
+  listRooms,
+  moveMember,
+  renameRoom,
+  requireRoom,
+  roomId,
+  roomStats,
+  toRoomJson,
+  updateRoom,
+} from '../../rooms/room-store.ts';
+import { roomDocuments, summarizeRoom } from '../../rooms/room-summary.ts';
+import { fraction, limit, namespace, optionalString, tagList, timestamp, uuid } from '../parse.ts';
+import {
+  roomConsolidateBody,
+  roomCreateBody,
+  roomDocumentBody,
+  roomDocumentListBody,
+  roomDocumentRefBody,
+  roomIdQuery,
+  roomListQuery,
+  roomMemoriesQuery,
+  roomMemoryMoveBody,
+  roomRecallBody,
+  roomRememberBody,
+  roomRenameBody,
+  roomStatsBody,
+  roomSummaryBody,
+  roomUpdateBody,
+} from './schemas.ts';
 
-// Filled in by issue 4.
-export const roomRoutes: FastifyPluginAsync<MemoryContext> = async () => {};
+type Body = Record<string, unknown>;
+
+export const ROOM_RECALL_LIMIT = { default: 10, max: 100 };
+export const ROOM_MEMORIES_LIMIT = { default: 50, max: 1000 };
+export const SUMMARY_MAX_CLUSTERS = { default: 20, max: 200 };
+
+const description = (value: unknown) => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length > 2000)
+    throw badRequest('description must be a string of at most 2000 characters');
+  return value;
+};
+
+export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
+  app.post<{ Body: Body }>(
+    '/room/create',
+    {
+      schema: { body: roomCreateBody },
+      config: {
+        access: 'write',
+        description: 'creates a room (409 when the name is taken)',
+        requestType: '{name, title?, description?, namespace?}',
+        responseType: 'Room',
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const id = roomId(body.name, 'name');
+      const row = await createRoom(store, {
+        id,
+        title: optionalString(body.title, 'title', 500) ?? id,
+        description: description(body.description) ?? '',
+        namespace: namespace(body.namespace) ?? DEFAULT_ROOM_NAMESPACE,
+      });
+      return reply.code(201).send(toRoomJson(row));
+    },
+  );
+
+  app.get<{ Querystring: { namespace?: string } }>(
+    '/room/list',
+    {
+      schema: { querystring: roomListQuery },
+      config: {
+        access: 'read',
+        description: 'all rooms (of one namespace with ?namespace=), with member and document counts',
+        requestType: 'query namespace?',
+        responseType: 'Room[]',
+      },
+    },
+    async (request) => {
+      const rows = await listRooms(store, namespace(request.query.namespace));
+      return rows.map((r) => ({
+        ...toRoomJson(r),
+        members: Number(r.members),
+        deprecated_members: Number(r.deprecated_members),
+        documents: Number(r.documents),
+      }));
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/remember',
+    {
+      schema: { body: roomRememberBody },
+      config: {
+        access: 'write',
+        description: 'stores a memory and links it into the room (an existing near-duplicate is linked instead)',
+        requestType: 'RoomRememberRequest',
+        responseType: 'RoomMemory',
+      },
+    },
+    async (request, reply) => {
+      const room = await requireRoom(store, roomId(request.body.room_id));
+      const stored = await rememberInRoom(store, room, request.body as Body & { content: unknown });
+      return reply.code(stored.created ? 201 : 200).send(stored.body);
+    },
+  );
+
+  const memberFilter = (q: Body): MemberFilter => ({
+    author: optionalString(q.author, 'author'),
+    namespace: namespace(q.namespace),
+    at: timestamp(q.at, 'at'),
+  });
+
+  app.post<{ Body: Body }>(
+    '/room/recall',
+    {
+      schema: { body: roomRecallBody },
+      config: {
+        access: 'read',
+        description: 'semantic search among a room’s memories; chronological without a query',
+        requestType: 'RoomRecallRequest',
+        responseType: 'RoomMemory[]',
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const room = await requireRoom(store, roomId(body.room_id));
+      if (body.query !== undefined && body.query !== null && typeof body.query !== 'string')
+        throw badRequest('query must be a string');
+      const query = typeof body.query === 'string' ? body.query.trim() : '';
+      if (query.length > 10_000) throw badRequest('query must be at most 10000 characters');
+      const filter = memberFilter(body);
+      const minScore = fraction(body.min_score, 'min_score') ?? 0;
+      if (!query) {
+        return chronologicalMembers(store, room.id, filter, {
+          limit: limit(body.limit, ROOM_MEMORIES_LIMIT.default, ROOM_MEMORIES_LIMIT.max),
+          offset: (body.offset as number | undefined) ?? 0,
+        });
+      }
+      return semanticMembers(store, room.id, query, filter, {
+        limit: limit(body.limit, ROOM_RECALL_LIMIT.default, ROOM_RECALL_LIMIT.max),
+        minScore,
+      });
+    },
+  );
+
+  app.get<{ Querystring: Body }>(
+    '/room/memories',
+    {
+      schema: { querystring: roomMemoriesQuery },
+      config: {
+        access: 'read',
+        description: 'a room’s memories in the order they joined; optional author, namespace',
+        requestType: 'query room_id, author?, namespace?, limit?, offset?',
+        responseType: 'RoomMemory[]',
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const room = await requireRoom(store, roomId(q.room_id));
+      return chronologicalMembers(
+        store,
+        room.id,
+        { author: optionalString(q.author, 'author'), namespace: namespace(q.namespace) },
+        {
+          limit: limit(q.limit, ROOM_MEMORIES_LIMIT.default, ROOM_MEMORIES_LIMIT.max),
+          offset: (q.offset as number | undefined) ?? 0,
+        },
+      );
+    },
+  );
+
+  const summaryOptions = (body: Body) => ({
+    threshold: fraction(body.threshold, 'threshold') ?? store.thresholds.link,
+    maxClusters: limit(body.max_clusters, SUMMARY_MAX_CLUSTERS.default, SUMMARY_MAX_CLUSTERS.max, 'max_clusters'),
+  });
+
+  app.post<{ Body: Body }>(
+    '/room/summary',
+    {
+      schema: { body: roomSummaryBody },
+      config: {
+        access: 'read',
+        description: 'statistics and memory clusters of a room (deprecated memories excluded)',
+        requestType: '{room_id, threshold?, max_clusters?}',
+        responseType: 'RoomSummary',
+      },
+    },
+    async (request) => {
+      const room = await requireRoom(store, roomId(request.body.room_id));
+      return summarizeRoom(store, room, summaryOptions(request.body));
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/summary-document',
+    {
+      schema: { body: roomSummaryBody },
+      config: {
+        access: 'read',
+        description: 'a room summary of its reference memories and documents (deprecated excluded)',
+        requestType: '{room_id, threshold?, max_clusters?}',
+        responseType: 'RoomDocumentSummary',
+      },
+    },
+    async (request) => {
+      const room = await requireRoom(store, roomId(request.body.room_id));
+      const summary = await summarizeRoom(store, room, { ...summaryOptions(request.body), types: ['reference'] });
+      const documents = await roomDocuments(store, room.id);
+      return {
+        ...summary,
+        documents,
+        document_stats: { documents: documents.length, chars: documents.reduce((n, d) => n + d.chars, 0) },
+      };
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/consolidate',
+    {
+      schema: { body: roomConsolidateBody },
+      config: {
+        access: 'write',
+        description: `plans (default) or applies merging of near-duplicate room members, at most ${MAX_MERGES_PER_CALL} per call`,
+        requestType: '{room_id, threshold?, apply?, dry_run?, max_merges?}',
+        responseType: 'RoomConsolidation',
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const room = await requireRoom(store, roomId(body.room_id));
+      if (body.apply === true && body.dry_run === true) throw badRequest('apply and dry_run contradict each other');
+      const apply = body.apply === true || body.dry_run === false;
+      const threshold = fraction(body.threshold, 'threshold') ?? store.thresholds.duplicate;
+      const budget = limit(body.max_merges, MAX_MERGES_PER_CALL, MAX_MERGES_PER_CALL, 'max_merges');
+      const plan = await planConsolidation(store, room.id, threshold);
+      const candidates = plan.groups.reduce((n, g) => n + g.remove.length, 0);
+      const base = {
+        room_id: room.id,
+        threshold,
+        segment_size: SEGMENT_SIZE,
+        segments: plan.segments,
+        members: plan.members,
+        candidates,
+        budget_cap: MAX_MERGES_PER_CALL,
+        plan: plan.groups,
+      };
+      if (!apply) return { ...base, dry_run: true, applied: 0, remaining: candidates };
+      const retired = await applyConsolidation(store, room.id, plan.groups, budget);
+      return {
+        ...base,
+        dry_run: false,
+        budget,
+        applied: retired.length,
+        deprecated: retired,
+        remaining: Math.max(0, candidates - retired.length),
+      };
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/stats',
+    {
+      schema: { body: roomStatsBody },
+      config: {
+        access: 'read',
+        description: 'member counts of a room, deprecated memories included, then split active/deprecated',
+        requestType: '{room_id}',
+        responseType: 'RoomStats',
+      },
+    },
+    async (request) => roomStats(store, await requireRoom(store, roomId(request.body.room_id))),
+  );
+
+  app.delete<{ Querystring: { room_id?: string }; Body: Body | undefined }>(
+    '/room/delete',
+    {
+      schema: { querystring: roomIdQuery },
+      config: {
+        access: 'write',
+        description: 'deletes a room and its links; memories and documents stay',
+        requestType: 'query room_id',
+        responseType: '{deleted, room_id, unlinked_memories, unlinked_documents}',
+      },
+    },
+    async (request) => {
+      const id = roomId(request.query.room_id ?? (request.body as Body | undefined)?.room_id);
+      return { room_id: id, ...(await deleteRoom(store, id)) };
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/rename',
+    {
+      schema: { body: roomRenameBody },
+      config: {
+        access: 'write',
+        description: 'renames a room with all its member and document links, in one transaction',
+        requestType: '{from, to}',
+        responseType: '{from, to, members, documents}',
+      },
+    },
+    async (request) => {
+      const from = roomId(request.body.from, 'from');
+      const to = roomId(request.body.to, 'to');
+      if (from === to) throw badRequest('from and to are the same room');
+      return renameRoom(store, from, to);
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/update',
+    {
+      schema: { body: roomUpdateBody },
+      config: {
+        access: 'write',
+        description: 'changes the title and/or description of a room; omitted fields stay',
+        requestType: '{room_id, title?, description?}',
+        responseType: 'Room',
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const id = roomId(body.room_id);
+      const patch = { title: optionalString(body.title, 'title', 500), description: description(body.description) };
+      return toRoomJson(await updateRoom(store, id, patch));
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/memory/move',
+    {
+      schema: { body: roomMemoryMoveBody },
+      config: {
+        access: 'write',
+        description: 'moves a memory’s link to another room, keeping author, role and joined_at',
+        requestType: '{memory_id, from_room, to_room}',
+        responseType: 'RoomLink',
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      return moveMember(
+        store,
+        uuid(body.memory_id, 'memory_id'),
+        roomId(body.from_room, 'from_room'),
+        roomId(body.to_room, 'to_room'),
+      );
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/document',
+    {
+      schema: { body: roomDocumentBody },
+      config: {
+        access: 'write',
+        description: 'stores reference content in a room: above 500 characters a document, else a reference memory',
+        requestType: '{room_id, content, slug?, title?, tags?, author?}',
+        responseType: '{stored_as, room_id, document | memory}',
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const room = await requireRoom(store, roomId(body.room_id));
+      const stored = await storeRoomDocument(store, room, {
+        content: docContent(body.content),
+        slug: body.slug === undefined || body.slug === null ? undefined : parseSlug(body.slug),
+        title: docTitle(body.title),
+        tags: tagList(body.tags) ?? [],
+        author: optionalString(body.author, 'author') ?? null,
+      });
+      return reply.code(stored.created ? 201 : 200).send(stored.body);
+    },
+  );
+
+  app.post<{ Body: Body }>(
+    '/room/document/list',
+    {
+      schema: { body: roomDocumentListBody },
+      config: {
+        access: 'read',
+        description: 'documents referenced from a room',
+        requestType: '{room_id}',
+        responseType: '{room_id, documents}',
+      },
+    },
+    async (request) => {
+      const room = await requireRoom(store, roomId(request.body.room_id));
+      return { room_id: room.id, documents: await roomDocuments(store, room.id) };
+    },
+  );
+
+  /** The document a room request names, resolved in the room's namespace by default. */
+  const roomDoc = async (body: Body) => {
+    const room = await requireRoom(store, roomId(body.room_id));
+    const ref = docRef({ ...body, namespace: body.namespace ?? room.namespace });
+    return { room, doc: await roomDocumentRef(store, room, ref) };
+  };
+
+  app.put<{ Body: Body }>(
+    '/room/document/add',
+    {
+      schema: { body: roomDocumentRefBody },
+      config: {
+        access: 'write',
+        description: 'references an existing document (id, or slug in the room’s namespace) from a room',
+        requestType: '{room_id, id | slug, added_by?}',
+        responseType: '{room_id, document_id, slug, added}',
+      },
+    },
+    async (request) => {
+      const { room, doc } = await roomDoc(request.body);
+      const added = await addRoomDocument(
+        store,
+        room,
+        doc.id,
+        optionalString(request.body.added_by, 'added_by') ?? null,
+      );
+      return { room_id: room.id, document_id: doc.id, slug: doc.slug, added };
+    },
+  );
+
+  app.delete<{ Querystring: Body; Body: Body | undefined }>(
+    '/room/document/remove',
+    {
+      config: {
+        access: 'write',
+        description: 'removes a document reference from a room (the document stays); body or query',
+        requestType: '{room_id, id | slug}',
+        responseType: '{room_id, document_id, slug, removed}',
+      },
+    },
+    async (request) => {
+      const source = request.query.room_id !== undefined ? request.query : ((request.body as Body | undefined) ?? {});
+      const { room, doc } = await roomDoc(source);
+      const rows = await store.db.sql.query(
+        'DELETE FROM room_documents WHERE room_id = $1 AND document_id = $2::uuid RETURNING 1',
+        [room.id, doc.id],
+      );
+      if (rows.length === 0) throw badRequest(`document ${doc.slug} is not referenced from room ${room.id}`);
+      return { room_id: room.id, document_id: doc.id, slug: doc.slug, removed: true };
+    },
+  );
+};

@@ -1,0 +1,102 @@
+import { dot, type Neighbour } from '@trove/embeddings';
+import { decodeEmbedding, encodeEmbedding } from '../memories/embedding-codec.ts';
+import type { MemoryStore } from '../memories/memory-store.ts';
+
+/** What a document search filters on, without a database round trip. */
+export interface IndexedDocument {
+  namespace: string;
+  tags: string[];
+  createdAt: number;
+  vector: Float32Array;
+}
+
+/** The text a document is embedded from: its title says what it is about as much as its body. */
+export const embeddingText = (title: string, content: string) => (title ? `${title}\n${content}` : content);
+
+/**
+ * Document vectors in process, derived from the stored embeddings like the memory catalog.
+ * Documents are few next to memories (reference pages, not chat lines), so an exact scan is
+ * both simpler and exact; the index is built on first use after a start, so a crash leaves
+ * nothing stale behind.
+ */
+export class DocumentIndex {
+  private readonly docs = new Map<string, IndexedDocument>();
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  put(id: string, doc: IndexedDocument): void {
+    this.docs.set(id, doc);
+  }
+
+  /** Refreshes the filter fields and keeps the vector (a move or a tag edit). */
+  touch(id: string, fields: Partial<Omit<IndexedDocument, 'vector'>>): void {
+    const doc = this.docs.get(id);
+    if (doc) this.docs.set(id, { ...doc, ...fields });
+  }
+
+  remove(id: string): void {
+    this.docs.delete(id);
+  }
+
+  search(query: Float32Array, k: number, accept: (doc: IndexedDocument) => boolean): Neighbour[] {
+    if (dot(query, query) === 0) return [];
+    const hits: Neighbour[] = [];
+    for (const [id, doc] of this.docs) if (accept(doc)) hits.push({ id, score: dot(query, doc.vector) });
+    // Ties broken by id, so equal scores come back in the same order every time.
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    return hits.slice(0, k);
+  }
+}
+
+const indexes = new WeakMap<MemoryStore, Promise<DocumentIndex>>();
+
+/** The store's document index, loaded (and stale embeddings refreshed) on first use. */
+export function documentIndex(store: MemoryStore): Promise<DocumentIndex> {
+  let index = indexes.get(store);
+  if (!index) {
+    index = loadIndex(store);
+    // A failed load must not be cached: the next call tries again.
+    index.catch(() => indexes.delete(store));
+    indexes.set(store, index);
+  }
+  return index;
+}
+
+async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
+  const rows = await store.prisma.document.findMany({
+    select: {
+      id: true,
+      namespace: true,
+      tags: true,
+      createdAt: true,
+      title: true,
+      content: true,
+      embedding: true,
+      embeddingModel: true,
+    },
+  });
+  const index = new DocumentIndex();
+  const model = store.embedder.model;
+  const stale = rows.filter((r) => !r.embedding || r.embeddingModel !== model);
+  const fresh = new Map<string, Float32Array>();
+  if (stale.length > 0) {
+    // Another EMBEDDER wrote these: embed them again so that scores compare like with like.
+    const vectors = await store.embedder.embed(stale.map((r) => embeddingText(r.title, r.content)));
+    await store.prisma.$transaction(
+      stale.map((r, i) =>
+        store.prisma.document.update({
+          where: { id: r.id },
+          data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: model },
+        }),
+      ),
+    );
+    for (const [i, r] of stale.entries()) fresh.set(r.id, vectors[i] as Float32Array);
+  }
+  for (const r of rows) {
+    const vector = fresh.get(r.id) ?? decodeEmbedding(r.embedding as Uint8Array);
+    index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
+  }
+  return index;
+}

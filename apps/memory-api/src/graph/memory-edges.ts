@@ -1,0 +1,152 @@
+import type { MemoryStore } from '../memories/memory-store.ts';
+
+export interface MemoryEdgeJson {
+  id: string;
+  source: string;
+  target: string;
+  edge_type: string;
+  weight: number;
+  origin: 'memory' | 'graph';
+  created_at: string;
+  /** The status of the memory at the other end, or `node` for a free-standing graph node. */
+  other_status: string;
+}
+
+export interface BacklinkJson {
+  /** The memory that refers to this one. */
+  id: string;
+  edge_type: string;
+  created_at: string;
+  status: string;
+}
+
+interface EdgeRow {
+  id: string;
+  source: string;
+  target: string;
+  edge_type: string;
+  weight: number;
+  origin: 'memory' | 'graph';
+  created_at: Date;
+  other_status: string;
+  direction: 'out' | 'in';
+}
+
+const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+
+/**
+ * Every edge of one memory, both ways, whatever the status at the other end (this is how a
+ * superseded memory's `superseded_by` edge is seen): memory edges, explicit graph edges of the
+ * memory's graph node, and the derived `referenced_by` backlinks.
+ */
+export async function memoryEdges(
+  store: MemoryStore,
+  id: string,
+): Promise<{ outgoing: MemoryEdgeJson[]; incoming: MemoryEdgeJson[]; referenced_by: BacklinkJson[] }> {
+  const rows = await store.db.sql.query<EdgeRow>(
+    `SELECT e.id::text AS id, e.source_id::text AS source, e.target_id::text AS target, e.edge_type, e.weight,
+            'memory' AS origin, e.created_at, m.status AS other_status,
+            CASE WHEN e.source_id = $1::uuid THEN 'out' ELSE 'in' END AS direction
+       FROM memory_edges e
+       JOIN memories m ON m.id = CASE WHEN e.source_id = $1::uuid THEN e.target_id ELSE e.source_id END
+      WHERE e.source_id = $1::uuid OR e.target_id = $1::uuid
+     UNION ALL
+     SELECT g.id::text, coalesce(sn.memory_id, sn.id)::text, coalesce(tn.memory_id, tn.id)::text, g.edge_type, g.weight,
+            'graph', g.created_at, coalesce(om.status, 'node'),
+            CASE WHEN sn.memory_id = $1::uuid THEN 'out' ELSE 'in' END
+       FROM graph_edges g
+       JOIN graph_nodes sn ON sn.id = g.source_id
+       JOIN graph_nodes tn ON tn.id = g.target_id
+       LEFT JOIN memories om ON om.id = CASE WHEN sn.memory_id = $1::uuid THEN tn.memory_id ELSE sn.memory_id END
+      WHERE sn.memory_id = $1::uuid OR tn.memory_id = $1::uuid
+     ORDER BY created_at, id`,
+    [id],
+  );
+  const backlinks = await store.db.sql.query<{ id: string; edge_type: string; created_at: Date; status: string }>(
+    `SELECT b.referrer_id::text AS id, b.edge_type, b.created_at, m.status
+       FROM memory_backlinks b JOIN memories m ON m.id = b.referrer_id
+      WHERE b.memory_id = $1::uuid
+      ORDER BY b.created_at, b.referrer_id, b.edge_type`,
+    [id],
+  );
+  const toJson = (r: EdgeRow): MemoryEdgeJson => ({
+    id: r.id,
+    source: r.source,
+    target: r.target,
+    edge_type: r.edge_type,
+    weight: Number(r.weight),
+    origin: r.origin,
+    created_at: iso(r.created_at),
+    other_status: r.other_status,
+  });
+  return {
+    outgoing: rows.filter((r) => r.direction === 'out').map(toJson),
+    incoming: rows.filter((r) => r.direction === 'in').map(toJson),
+    referenced_by: backlinks.map((b) => ({
+      id: b.id,
+      edge_type: b.edge_type,
+      created_at: iso(b.created_at),
+      status: b.status,
+    })),
+  };
+}
+
+/**
+ * The backlinks every edge justifies: one per (target, source, type) of a memory edge, or of an
+ * explicit edge between two memory-linked graph nodes. The triggers keep the table to this rule.
+ */
+const JUSTIFIED = `SELECT target_id AS memory_id, source_id AS referrer_id, edge_type, created_at FROM memory_edges
+  UNION ALL
+  SELECT tn.memory_id, sn.memory_id, g.edge_type, g.created_at
+    FROM graph_edges g
+    JOIN graph_nodes sn ON sn.id = g.source_id
+    JOIN graph_nodes tn ON tn.id = g.target_id
+   WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL`;
+
+export interface RebuildReport {
+  ok: true;
+  removed: number;
+  added: number;
+  backlinks: number;
+  from_memory_edges: number;
+  from_graph_edges: number;
+  took_ms: number;
+}
+
+/**
+ * Recomputes memory_backlinks from the edges, in one transaction: drops rows no edge justifies and
+ * adds the missing ones (the result equals a rebuild from scratch; the counts say what was wrong).
+ */
+export async function rebuildBacklinks(store: MemoryStore): Promise<RebuildReport> {
+  const started = performance.now();
+  const counts = await store.prisma.$transaction(async (tx) => {
+    const removed = await tx.$executeRawUnsafe(
+      `DELETE FROM memory_backlinks b WHERE NOT EXISTS (
+         SELECT 1 FROM (${JUSTIFIED}) j
+          WHERE j.memory_id = b.memory_id AND j.referrer_id = b.referrer_id AND j.edge_type = b.edge_type)`,
+    );
+    const added = await tx.$executeRawUnsafe(
+      `INSERT INTO memory_backlinks (memory_id, referrer_id, edge_type, created_at)
+       SELECT memory_id, referrer_id, edge_type, min(created_at) FROM (${JUSTIFIED}) j
+        GROUP BY memory_id, referrer_id, edge_type
+       ON CONFLICT DO NOTHING`,
+    );
+    const [totals] = await tx.$queryRawUnsafe<{ backlinks: number; memory_edges: number; graph_edges: number }[]>(
+      `SELECT (SELECT count(*) FROM memory_backlinks)::int AS backlinks,
+              (SELECT count(*) FROM memory_edges)::int AS memory_edges,
+              (SELECT count(*) FROM graph_edges g
+                 JOIN graph_nodes sn ON sn.id = g.source_id JOIN graph_nodes tn ON tn.id = g.target_id
+                WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL)::int AS graph_edges`,
+    );
+    return { removed, added, totals: totals as { backlinks: number; memory_edges: number; graph_edges: number } };
+  });
+  return {
+    ok: true,
+    removed: counts.removed,
+    added: counts.added,
+    backlinks: Number(counts.totals.backlinks),
+    from_memory_edges: Number(counts.totals.memory_edges),
+    from_graph_edges: Number(counts.totals.graph_edges),
+    took_ms: Math.round(performance.now() - started),
+  };
+}

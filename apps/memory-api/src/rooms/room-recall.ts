@@ -1,0 +1,121 @@
+import { dot } from '@trove/embeddings';
+import { filterSql, matchesFilter } from '../memories/filters.ts';
+import type { MemoryStore } from '../memories/memory-store.ts';
+import { toMemoryJson } from '../memories/record.ts';
+import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+
+export interface MemberFilter {
+  author?: string | undefined;
+  namespace?: string | undefined;
+  /**
+   * Time travel: the room as it was then. Memories created after it, deprecated or invalidated
+   * by then, or linked into the room after it are left out.
+   */
+  at?: Date | undefined;
+}
+
+/** `FROM ... WHERE ...` over the room's links (alias rm) and their memories (alias m); live ones unless `at`. */
+function membersFrom(roomId: string, filter: MemberFilter, params: unknown[]): string {
+  params.push(roomId);
+  const parts = [`rm.room_id = $${params.length}`, filterSql({ namespace: filter.namespace, at: filter.at }, params)];
+  if (filter.author !== undefined) {
+    params.push(filter.author);
+    parts.push(`rm.author = $${params.length}`);
+  }
+  if (filter.at) {
+    params.push(filter.at.toISOString());
+    parts.push(`rm.joined_at <= $${params.length}::timestamptz`);
+  }
+  return `FROM room_members rm JOIN memories m ON m.id = rm.memory_id WHERE ${parts.join(' AND ')}`;
+}
+
+const LINK_COLUMNS = 'rm.room_id, rm.author, rm.role, rm.joined_at AS room_joined_at';
+
+function memberJson(r: Record<string, unknown>) {
+  const joined = r.room_joined_at;
+  return {
+    ...toMemoryJson(fromSqlRow(r)),
+    room_id: r.room_id as string,
+    author: (r.author as string | null) ?? null,
+    role: r.role as string,
+    joined_at: (joined instanceof Date ? joined : new Date(joined as string)).toISOString(),
+  };
+}
+
+export type RoomMemberJson = ReturnType<typeof memberJson>;
+
+/** The room's memories in the order they joined (then by id): oldest first. */
+export async function chronologicalMembers(
+  store: MemoryStore,
+  roomId: string,
+  filter: MemberFilter,
+  page: { limit: number; offset: number },
+): Promise<RoomMemberJson[]> {
+  const params: unknown[] = [];
+  const from = membersFrom(roomId, filter, params);
+  params.push(page.limit, page.offset);
+  const rows = await store.db.sql.query(
+    `SELECT ${MEMORY_SELECT.replace(/(^|,\s*)id::text/, '$1m.id::text')}, ${LINK_COLUMNS} ${from}
+      ORDER BY rm.joined_at, rm.memory_id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  return rows.map(memberJson);
+}
+
+/**
+ * Semantic recall inside a room: cosine similarity of the query to each member's vector (from the
+ * in-process catalog), exact over the room's members, best first. A room is a small slice of the
+ * store, so scanning its members beats a filtered walk of the whole HNSW graph.
+ */
+export async function semanticMembers(
+  store: MemoryStore,
+  roomId: string,
+  query: string,
+  filter: MemberFilter,
+  options: { limit: number; minScore: number },
+): Promise<(RoomMemberJson & { score: number })[]> {
+  // The link filters run in SQL as one aggregated row (10,000 rows one by one cost far more);
+  // status, namespace and time travel are checked on the catalog, as the vector arm of /recall does.
+  const params: unknown[] = [roomId];
+  let where = 'room_id = $1';
+  if (filter.author !== undefined) {
+    params.push(filter.author);
+    where += ` AND author = $${params.length}`;
+  }
+  if (filter.at) {
+    params.push(filter.at.toISOString());
+    where += ` AND joined_at <= $${params.length}::timestamptz`;
+  }
+  const [agg] = await store.db.sql.query<{ ids: string | null }>(
+    `SELECT string_agg(memory_id::text, ',') AS ids FROM room_members WHERE ${where}`,
+    params,
+  );
+  const ids = agg?.ids ? agg.ids.split(',') : [];
+  const q = await store.embedOne(query);
+  if (dot(q, q) === 0) return [];
+  const memoryFilter = { namespace: filter.namespace, at: filter.at };
+  const best: { id: string; score: number }[] = [];
+  for (const id of ids) {
+    const entry = store.catalog.entry(id);
+    if (!entry || !matchesFilter(entry, memoryFilter)) continue;
+    const v = store.catalog.vector(id);
+    if (!v) continue;
+    const score = dot(q, v);
+    if (score < options.minScore || score <= 0) continue;
+    best.push({ id, score });
+  }
+  best.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  const top = best.slice(0, options.limit);
+  if (top.length === 0) return [];
+  const rows = await store.db.sql.query(
+    `SELECT ${MEMORY_SELECT.replace(/(^|,\s*)id::text/, '$1m.id::text')}, ${LINK_COLUMNS}
+       FROM room_members rm JOIN memories m ON m.id = rm.memory_id
+      WHERE rm.room_id = $1 AND m.id IN (SELECT (jsonb_array_elements_text($2::jsonb))::uuid)`,
+    [roomId, JSON.stringify(top.map((t) => t.id))],
+  );
+  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  return top.flatMap((t) => {
+    const row = byId.get(t.id);
+    return row ? [{ ...memberJson(row), score: Math.round(t.score * 1e6) / 1e6 }] : [];
+  });
+}

@@ -1,0 +1,65 @@
+import { badRequest } from '@trove/service-kit';
+import type { MemoryStore } from '../memories/memory-store.ts';
+import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../memories/memory-types.ts';
+import { toMemoryJson } from '../memories/record.ts';
+import { namespace, object, optionalString, tagList } from '../routes/parse.ts';
+import { linkMember, type RoomRow } from './room-store.ts';
+
+export const DEFAULT_ROLE = 'participant';
+
+export interface RoomRememberInput {
+  content: unknown;
+  author?: unknown;
+  role?: unknown;
+  metadata?: unknown;
+  namespace?: unknown;
+  tags?: unknown;
+  type?: unknown;
+}
+
+/**
+ * Stores a memory through the ordinary write path (near-duplicates, auto-links, timeline) and
+ * links it into the room. When the store answers with an existing near-duplicate, that memory is
+ * linked instead; a memory already in the room keeps its first link. The memory lands in the
+ * room's namespace unless the request names another.
+ */
+export async function rememberInRoom(store: MemoryStore, room: RoomRow, body: RoomRememberInput, forceType?: string) {
+  if (typeof body.content !== 'string' || body.content.trim() === '')
+    throw badRequest('content must be a non-empty string');
+  const content = body.content.trim();
+  if (content.length > 200_000) throw badRequest('content must be at most 200000 characters');
+  const type = forceType ?? body.type;
+  if (type !== undefined && type !== null && !isMemoryType(type)) throw badRequest(invalidTypeMessage(type));
+  const inferred = type === undefined || type === null;
+  const author = optionalString(body.author, 'author') ?? null;
+  const role = optionalString(body.role, 'role', 100) ?? DEFAULT_ROLE;
+  const result = await store.remember({
+    content,
+    tags: tagList(body.tags) ?? [],
+    namespace: namespace(body.namespace) ?? room.namespace,
+    memoryType: inferred ? inferMemoryType(content) : (type as string),
+    metadata: { ...(object(body.metadata, 'metadata') ?? {}) },
+    source: null,
+    sourceType: 'user',
+    authorType: null,
+    validFrom: null,
+    validUntil: null,
+    detectContradiction: false,
+    evidence: { type_inferred: inferred, room_id: room.id, ...(author ? { author } : {}) },
+  });
+  const { link, linked } = await linkMember(store, room.id, result.row.id, author, role);
+  return {
+    created: result.created,
+    body: {
+      ...toMemoryJson(result.row),
+      room_id: room.id,
+      author: link.author,
+      role: link.role,
+      joined_at: link.joined_at,
+      linked,
+      ...(result.created
+        ? {}
+        : { duplicate: true, similarity: Math.round((result.duplicateSimilarity ?? 1) * 1e4) / 1e4 }),
+    },
+  };
+}
