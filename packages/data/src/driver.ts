@@ -102,7 +102,8 @@ function checkStatementName(name: string): void {
 /**
  * A value as a Postgres literal. Strings are single-quoted with quotes doubled, which is exact
  * under standard_conforming_strings (on since Postgres 9.1, and checked by a test): backslashes
- * are ordinary characters there. Anything else becomes its text form, quoted the same way.
+ * are ordinary characters there. Arrays become array literals (`{"a","b"}`); anything else
+ * becomes its text form, quoted the same way.
  */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
@@ -112,8 +113,16 @@ export function sqlLiteral(value: unknown): string {
   if (typeof value === 'string') text = value;
   else if (value instanceof Date) text = value.toISOString();
   else if (value instanceof Uint8Array) text = `\\x${Buffer.from(value).toString('hex')}`;
+  else if (Array.isArray(value)) text = `{${value.map(arrayElement).join(',')}}`;
   else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
   else text = JSON.stringify(value);
   if (text.includes('\0')) throw new Error('text values cannot contain NUL characters');
   return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** One element of an array literal: double-quoted, with backslashes and double quotes escaped. */
+function arrayElement(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  const text = typeof value === 'string' ? value : value instanceof Date ? value.toISOString() : String(value);
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }

@@ -50,6 +50,18 @@ describe.each(engines)('prepared statements on $name', (engine) => {
     expect(n).toBe(tricky.length + 1);
   });
 
+  it('passes arrays as array parameters, elements exact, and keeps the generic plan on an index', async () => {
+    const { driver } = opened;
+    const unnest = driver.prepare('note_unnest', 'SELECT unnest($1::text[]) AS v');
+    const elements = [...tricky, 'a,b', '{braces}', 'double " quote', 'NULL'];
+    const rows = await unnest<{ v: string }>([elements]);
+    expect(rows.map((r) => r.v)).toEqual(elements);
+    expect(await unnest([[]])).toEqual([]);
+    const byIds = driver.prepare('note_by_ids', 'SELECT id FROM notes WHERE id = ANY($1::int[]) ORDER BY id');
+    // Past the first five runs Postgres may switch to a generic plan: answers must not change.
+    for (let run = 0; run < 8; run++) expect(await byIds([[1, 3, 99]])).toEqual([{ id: 1 }, { id: 3 }, { id: 99 }]);
+  });
+
   it('turns away bad statement names and NUL characters before reaching the database', async () => {
     expect(() => opened.driver.prepare('x; DROP TABLE notes', 'SELECT 1')).toThrow(/bad prepared statement name/);
     expect(() => sqlLiteral('a\0b')).toThrow(/NUL/);

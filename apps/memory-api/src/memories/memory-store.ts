@@ -5,7 +5,7 @@ import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
-import { fromSqlRow, idsParam, MEMORY_SELECT } from './sql-rows.ts';
+import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
 import { type CatalogRow, VectorCatalog } from './vector-catalog.ts';
 
 export interface StoreThresholds {
@@ -159,10 +159,12 @@ export class MemoryStore {
         `SELECT ${MEMORY_SELECT} FROM memories WHERE content_hash = $1 AND namespace = $2 AND status = 'active' LIMIT 1`,
       ),
       byId: db.sql.prepare('memory_by_id', `SELECT ${MEMORY_SELECT} FROM memories WHERE id = $1::uuid`),
-      byIds: db.sql.prepare('memory_by_ids', `SELECT ${MEMORY_SELECT} FROM memories WHERE id IN ${idsParam('$1')}`),
+      // `= ANY(uuid[])`, not a JSON list: a prepared statement falls back to a generic plan, and
+      // only the array form keeps that plan on the primary key (the JSON form scanned the table).
+      byIds: db.sql.prepare('memory_by_ids', `SELECT ${MEMORY_SELECT} FROM memories WHERE id = ANY($1::uuid[])`),
       countAccess: db.sql.prepare(
         'memory_count_access',
-        `UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id IN ${idsParam('$1')}`,
+        'UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id = ANY($1::uuid[])',
       ),
     };
   }
@@ -232,7 +234,7 @@ export class MemoryStore {
 
   async getMany(ids: string[]): Promise<Map<string, MemoryRow>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.hot.byIds([JSON.stringify(ids)]);
+    const rows = await this.hot.byIds([ids]);
     return new Map(rows.map((r) => [r.id as string, fromSqlRow(r)]));
   }
 
@@ -405,6 +407,6 @@ export class MemoryStore {
   /** Counts an access for memories actually returned to a caller (not for every candidate). */
   async countAccess(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.hot.countAccess([JSON.stringify(ids)]);
+    await this.hot.countAccess([ids]);
   }
 }
