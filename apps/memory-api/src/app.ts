@@ -68,6 +68,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     const built = await store.rebuildIndex();
     app.log.info(built, 'vector index built from stored embeddings');
     app.decorate('memoryStore', store);
+    app.addHook('onClose', () => store.statistics.close());
     const context: MemoryContext = { store, config };
     await app.register(introspectionRoutes, { ...context, routes });
     await app.register(healthRoutes, { db });

@@ -3,5 +3,6 @@ export * from './database-env.ts';
 export * from './driver.ts';
 export * from './migrate-command.ts';
 export * from './migrations.ts';
+export * from './planner-statistics.ts';
 export * from './schema-snapshot.ts';
 export * from './throwaway-postgres.ts';

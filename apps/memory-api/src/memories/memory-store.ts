@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PreparedQuery } from '@trove/data';
+import { PlannerStatistics, type PreparedQuery } from '@trove/data';
 import { type Embedder, tokenize } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -133,6 +133,8 @@ export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
  */
 export class MemoryStore {
   readonly catalog: VectorCatalog;
+  /** Embedded database only: re-analyses tables as they grow (see PlannerStatistics). */
+  readonly statistics: PlannerStatistics;
   /** The statements every write or recall runs, planned once (see SqlDriver.prepare). */
   private readonly hot: Record<
     'rememberPlain' | 'remember' | 'sameContent' | 'byId' | 'byIds' | 'countAccess',
@@ -151,6 +153,7 @@ export class MemoryStore {
     readonly thresholds: StoreThresholds,
   ) {
     this.catalog = new VectorCatalog(embedder.dimensions);
+    this.statistics = new PlannerStatistics(db.sql);
     this.hot = {
       rememberPlain: db.sql.prepare('memory_remember_plain', REMEMBER_PLAIN_SQL),
       remember: db.sql.prepare('memory_remember', REMEMBER_SQL),
@@ -224,6 +227,7 @@ export class MemoryStore {
       cursor = page.at(-1)?.id;
       if (page.length < LOAD_PAGE) break;
     }
+    await this.statistics.refreshIfStale(['memories', 'memory_events']);
     return { indexed, reembedded, unembedded };
   }
 
@@ -301,6 +305,7 @@ export class MemoryStore {
       return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
     }
     const row = fromSqlRow(created);
+    this.statistics.wrote('memories', 1);
     this.catalog.put(row, vector);
     if (retire) await this.refreshCatalog({ id: retire.id });
     for (const listener of this.contentWritten) await listener(row, { created: true });
