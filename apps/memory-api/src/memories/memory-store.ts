@@ -227,7 +227,7 @@ export class MemoryStore {
       cursor = page.at(-1)?.id;
       if (page.length < LOAD_PAGE) break;
     }
-    await this.statistics.refreshIfStale(['memories', 'memory_events']);
+    await this.statistics.refreshIfStale(['memories', 'memory_events', 'room_members']);
     return { indexed, reembedded, unembedded };
   }
 

@@ -193,7 +193,10 @@ export async function linkMember(
      SELECT * FROM link`,
     [room, memoryId, author, role],
   );
-  if (inserted) return { link: linkJson(inserted), linked: true };
+  if (inserted) {
+    store.statistics.wrote('room_members', 1);
+    return { link: linkJson(inserted), linked: true };
+  }
   const [existing] = await store.db.sql.query(
     `SELECT room_id, memory_id::text AS memory_id, author, role, joined_at FROM room_members
       WHERE room_id = $1 AND memory_id = $2::uuid`,
