@@ -62,6 +62,17 @@ const CATALOG_COLUMNS = {
 
 const LOAD_PAGE = 5000;
 
+/** The tables whose planner statistics are checked at start (embedded database; see PlannerStatistics). */
+export const ANALYSED_TABLES = [
+  'memories',
+  'memory_events',
+  'memory_edges',
+  'memory_backlinks',
+  'room_members',
+  'graph_nodes',
+  'graph_edges',
+];
+
 /**
  * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
  * contradiction, the retired memory's deprecation, its `superseded_by` edge and the events of
@@ -227,7 +238,7 @@ export class MemoryStore {
       cursor = page.at(-1)?.id;
       if (page.length < LOAD_PAGE) break;
     }
-    await this.statistics.refreshIfStale(['memories', 'memory_events', 'room_members']);
+    await this.statistics.refreshIfStale(ANALYSED_TABLES);
     return { indexed, reembedded, unembedded };
   }
 
@@ -306,6 +317,7 @@ export class MemoryStore {
     }
     const row = fromSqlRow(created);
     this.statistics.wrote('memories', 1);
+    this.statistics.wrote('memory_edges', links.length);
     this.catalog.put(row, vector);
     if (retire) await this.refreshCatalog({ id: retire.id });
     for (const listener of this.contentWritten) await listener(row, { created: true });
