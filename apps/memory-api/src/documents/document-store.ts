@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, notFound } from '@trove/service-kit';
 import { encodeEmbedding } from '../memories/embedding-codec.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { sqlIso } from '../memories/sql-rows.ts';
 import { linkDocumentMentions } from './doc-refs.ts';
 import { documentIndex, embeddingText } from './document-index.ts';
 
@@ -27,8 +28,6 @@ export const DOC_SELECT = `d.id::text AS id, d.slug, d.namespace, d.title, d.con
   d.parent_id::text AS parent_id, (SELECT p.slug FROM documents p WHERE p.id = d.parent_id) AS parent_slug,
   d.sort_order, d.embedding_model, d.created_at, d.updated_at`;
 
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-
 /** A document as the API shows it; listings leave the content out and give its length. */
 export function toDocumentJson(row: DocumentRow, withContent = true) {
   return {
@@ -43,8 +42,8 @@ export function toDocumentJson(row: DocumentRow, withContent = true) {
     parent_id: row.parent_id,
     sort_order: Number(row.sort_order),
     embedding_model: row.embedding_model,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: sqlIso(row.created_at),
+    updated_at: sqlIso(row.updated_at),
   };
 }
 

@@ -1,6 +1,6 @@
 import { notFound } from '@trove/service-kit';
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { idsParam } from '../memories/sql-rows.ts';
+import { idsParam, sqlIso } from '../memories/sql-rows.ts';
 
 export const GRAPH_DEFAULT_LIMIT = 500;
 export const GRAPH_MAX_LIMIT = 5000;
@@ -131,7 +131,7 @@ const toEdgeJson = (r: EdgeRow): GraphEdgeJson => ({
   edge_type: r.edge_type,
   weight: Number(r.weight),
   origin: r.origin,
-  created_at: (r.created_at instanceof Date ? r.created_at : new Date(r.created_at)).toISOString(),
+  created_at: sqlIso(r.created_at),
 });
 
 const LABEL_CHARS = 80;

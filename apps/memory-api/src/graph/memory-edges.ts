@@ -1,13 +1,8 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { sqlIso } from '../memories/sql-rows.ts';
+import type { GraphEdgeJson } from './graph-view.ts';
 
-export interface MemoryEdgeJson {
-  id: string;
-  source: string;
-  target: string;
-  edge_type: string;
-  weight: number;
-  origin: 'memory' | 'graph';
-  created_at: string;
+export interface MemoryEdgeJson extends GraphEdgeJson {
   /** The status of the memory at the other end, or `node` for a free-standing graph node. */
   other_status: string;
 }
@@ -31,8 +26,6 @@ interface EdgeRow {
   other_status: string;
   direction: 'out' | 'in';
 }
-
-const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /**
  * Every edge of one memory, both ways, whatever the status at the other end (this is how a
@@ -76,7 +69,7 @@ export async function memoryEdges(
     edge_type: r.edge_type,
     weight: Number(r.weight),
     origin: r.origin,
-    created_at: iso(r.created_at),
+    created_at: sqlIso(r.created_at),
     other_status: r.other_status,
   });
   return {
@@ -85,7 +78,7 @@ export async function memoryEdges(
     referenced_by: backlinks.map((b) => ({
       id: b.id,
       edge_type: b.edge_type,
-      created_at: iso(b.created_at),
+      created_at: sqlIso(b.created_at),
       status: b.status,
     })),
   };

@@ -1,6 +1,7 @@
 import { notFound } from '@trove/service-kit';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { contentHash } from '../memories/record.ts';
+import { sqlIso } from '../memories/sql-rows.ts';
 import { type TrustTier, trustTier } from './trust.ts';
 
 export const TIMELINE_DEFAULT_LIMIT = 1000;
@@ -36,7 +37,7 @@ export async function readTimeline(
     kind: r.kind,
     actor: r.actor,
     evidence: (typeof r.evidence === 'string' ? JSON.parse(r.evidence) : (r.evidence ?? {})) as Record<string, unknown>,
-    created_at: (r.created_at instanceof Date ? r.created_at : new Date(r.created_at)).toISOString(),
+    created_at: sqlIso(r.created_at),
   }));
   return { events, truncated: rows.length > limit };
 }

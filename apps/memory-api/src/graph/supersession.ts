@@ -1,6 +1,7 @@
 import { conflict, notFound } from '@trove/service-kit';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { type MemoryJson, toMemoryJson } from '../memories/record.ts';
+import { sqlIso } from '../memories/sql-rows.ts';
 import { SUPERSEDED_BY } from './edge-types.ts';
 
 export const CONTRADICTIONS_DEFAULT_LIMIT = 50;
@@ -46,7 +47,7 @@ export async function listContradictions(
       memory: toMemoryJson(retired),
       superseded_by: toMemoryJson(by),
       similarity: Number(p.weight),
-      superseded_at: (p.created_at instanceof Date ? p.created_at : new Date(p.created_at)).toISOString(),
+      superseded_at: sqlIso(p.created_at),
     });
   }
   return { contradictions, count: contradictions.length, truncated };
@@ -113,7 +114,7 @@ export async function undoSupersession(store: MemoryStore, id: string, actor = '
     superseded_by: pairs.map((p) => ({
       id: p.by_id,
       similarity: Number(p.weight),
-      superseded_at: (p.created_at instanceof Date ? p.created_at : new Date(p.created_at)).toISOString(),
+      superseded_at: sqlIso(p.created_at),
     })),
   };
 }

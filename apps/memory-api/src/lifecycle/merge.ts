@@ -1,4 +1,5 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { sqlDate } from '../memories/sql-rows.ts';
 import type { CatalogRow } from '../memories/vector-catalog.ts';
 
 export interface MergeGroup {
@@ -110,17 +111,14 @@ export async function mergeGroup(
   return removed;
 }
 
-const date = (v: unknown): Date | null =>
-  v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
-
 function catalogRow(r: Record<string, unknown>): CatalogRow {
   return {
     id: r.id as string,
     namespace: r.namespace as string,
     status: r.status as string,
-    createdAt: date(r.created_at) as Date,
-    deprecatedAt: date(r.deprecated_at),
-    validUntil: date(r.valid_until),
+    createdAt: sqlDate(r.created_at) as Date,
+    deprecatedAt: sqlDate(r.deprecated_at),
+    validUntil: sqlDate(r.valid_until),
     tags: (r.tags as string[] | null) ?? [],
     metadata: typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata,
   };

@@ -11,8 +11,12 @@ export const MEMORY_SELECT = `id::text AS id, content, tags, namespace, memory_t
 /** `WHERE id IN (...)` for a list of ids passed as one JSON parameter (works the same on both drivers). */
 export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_text(${placeholder}::jsonb))::uuid)`;
 
-const date = (v: unknown): Date | null =>
+/** A timestamp column from raw SQL (a Date from both drivers; text tolerated), or null. */
+export const sqlDate = (v: unknown): Date | null =>
   v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
+
+/** A non-null timestamp column from raw SQL as RFC 3339 text. */
+export const sqlIso = (v: unknown): string => (sqlDate(v) as Date).toISOString();
 
 export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
   return {
@@ -29,15 +33,15 @@ export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
     sourceType: r.source_type as string,
     authorType: r.author_type as string | null,
     contentHash: r.content_hash as string,
-    validFrom: date(r.valid_from),
-    validUntil: date(r.valid_until),
+    validFrom: sqlDate(r.valid_from),
+    validUntil: sqlDate(r.valid_until),
     embeddingModel: r.embedding_model as string | null,
     accessCount: Number(r.access_count),
-    lastAccessedAt: date(r.last_accessed_at),
+    lastAccessedAt: sqlDate(r.last_accessed_at),
     helpfulCount: Number(r.helpful_count),
     unhelpfulCount: Number(r.unhelpful_count),
-    createdAt: date(r.created_at) as Date,
-    updatedAt: date(r.updated_at) as Date,
-    deprecatedAt: date(r.deprecated_at),
+    createdAt: sqlDate(r.created_at) as Date,
+    updatedAt: sqlDate(r.updated_at) as Date,
+    deprecatedAt: sqlDate(r.deprecated_at),
   };
 }

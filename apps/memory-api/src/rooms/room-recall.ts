@@ -2,7 +2,7 @@ import { dot } from '@trove/embeddings';
 import { filterSql, matchesFilter } from '../memories/filters.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { fromSqlRow, MEMORY_SELECT, sqlIso } from '../memories/sql-rows.ts';
 
 export interface MemberFilter {
   author?: string | undefined;
@@ -32,13 +32,12 @@ function membersFrom(roomId: string, filter: MemberFilter, params: unknown[]): s
 const LINK_COLUMNS = 'rm.room_id, rm.author, rm.role, rm.joined_at AS room_joined_at';
 
 function memberJson(r: Record<string, unknown>) {
-  const joined = r.room_joined_at;
   return {
     ...toMemoryJson(fromSqlRow(r)),
     room_id: r.room_id as string,
     author: (r.author as string | null) ?? null,
     role: r.role as string,
-    joined_at: (joined instanceof Date ? joined : new Date(joined as string)).toISOString(),
+    joined_at: sqlIso(r.room_joined_at),
   };
 }
 

@@ -1,5 +1,6 @@
 import { badRequest, conflict, notFound } from '@trove/service-kit';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { sqlIso } from '../memories/sql-rows.ts';
 
 export const DEFAULT_ROOM_NAMESPACE = 'default';
 export const ROOM_ID_MAX = 200;
@@ -13,8 +14,6 @@ export interface RoomRow {
   updated_at: Date | string;
 }
 
-const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-
 export function toRoomJson(row: RoomRow) {
   return {
     room_id: row.id,
@@ -22,8 +21,8 @@ export function toRoomJson(row: RoomRow) {
     title: row.title,
     description: row.description,
     namespace: row.namespace,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: sqlIso(row.created_at),
+    updated_at: sqlIso(row.updated_at),
   };
 }
 
@@ -167,7 +166,7 @@ const linkJson = (r: Record<string, unknown>): MemberLink => ({
   memory_id: r.memory_id as string,
   author: (r.author as string | null) ?? null,
   role: r.role as string,
-  joined_at: iso(r.joined_at as Date | string),
+  joined_at: sqlIso(r.joined_at),
 });
 
 /**
@@ -257,7 +256,7 @@ export async function roomStats(store: MemoryStore, room: RoomRow) {
     'SELECT count(*)::int AS n FROM room_documents WHERE room_id = $1',
     [room.id],
   );
-  const at = (v: unknown) => (v ? iso(v as Date | string) : null);
+  const at = (v: unknown) => (v ? sqlIso(v) : null);
   return {
     room_id: room.id,
     count: Number(counts?.total ?? 0),
