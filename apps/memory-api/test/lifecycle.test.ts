@@ -1,29 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { events, makeOld, remember, snapshot } from './lifecycle-helpers.ts';
 
 const DAY_MS = 86_400_000;
 const idsOf = (rows: { id: string }[]) => rows.map((r) => r.id).sort();
-
-/** Every row of every table a lifecycle call could touch, to prove a dry run changes nothing. */
-async function snapshot(t: TestApp): Promise<string> {
-  const tables = ['memories', 'memory_events', 'memory_edges', 'room_members', 'graph_nodes', 'graph_edges'];
-  const out: Record<string, unknown> = {};
-  for (const table of tables) {
-    out[table] = await t.app.memoryStore.db.sql.query(
-      `SELECT to_jsonb(x) - 'search_vector' AS row FROM ${table} x ORDER BY to_jsonb(x)::text`,
-    );
-  }
-  return JSON.stringify(out);
-}
-
-/** Makes a memory look unused for `days` days, read `reads` times. */
-async function makeOld(t: TestApp, id: string, days: number, reads = 0): Promise<void> {
-  await t.app.memoryStore.db.sql.query(
-    `UPDATE memories SET created_at = now() - make_interval(days => $2::int), last_accessed_at = NULL,
-            access_count = $3 WHERE id = $1::uuid`,
-    [id, days, reads],
-  );
-}
 
 /** Recall counts its reads after answering; waits until they have landed. */
 async function readsSettle(t: TestApp, id: string, reads: number): Promise<void> {
@@ -40,15 +20,6 @@ async function deprecatedDaysAgo(t: TestApp, id: string, days: number): Promise<
     [id, days],
   );
 }
-
-async function remember(t: TestApp, content: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.call('POST', '/remember', { content, ...extra });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
-const events = (t: TestApp, id: string) =>
-  t.app.memoryStore.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
 
 /** Whether a live listing path (recall, search, list, recent) still shows the memory. */
 async function visibleAnywhere(t: TestApp, id: string, content: string, namespace: string): Promise<string[]> {
