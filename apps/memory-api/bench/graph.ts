@@ -14,6 +14,7 @@ import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { readGraph } from '../src/graph/graph-view.ts';
 import { ANALYSED_TABLES } from '../src/memories/memory-store.ts';
+import { percentile } from './synthetic.ts';
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const RUNS = Number(process.env.GRAPH_RUNS ?? 50);
@@ -62,11 +63,6 @@ async function load(namespace: string): Promise<string[]> {
   );
   return ids;
 }
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-};
 
 async function time(label: string, fn: (i: number) => Promise<number>): Promise<void> {
   await fn(0); // warm-up: plans and caches

@@ -12,6 +12,7 @@ import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
+import { percentile, sentenceMaker } from './synthetic.ts';
 
 const ROOM_SIZE = Number(process.env.ROOM_SIZE ?? 10_000);
 const ROUNDS = 200;
@@ -21,19 +22,8 @@ const app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDINGS_
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 const store = app.memoryStore;
 
-// Synthetic memories from the retrieval set's words, so queries meet realistic vocabulary.
-const { memories, queries } = loadRetrievalSet();
-const words = [...new Set(memories.flatMap((m) => m.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))];
-let seed = 7;
-const random = () => {
-  seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-const sentence = () => Array.from({ length: 14 }, () => words[Math.floor(random() * words.length)]).join(' ');
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-};
+const { queries } = loadRetrievalSet();
+const sentence = sentenceMaker(7);
 
 async function post(path: string, body: unknown) {
   const res = await fetch(base + path, {

@@ -13,6 +13,7 @@ import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { RECALL_EF } from '../src/memories/vector-catalog.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
+import { percentile, sentenceMaker } from './synthetic.ts';
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
@@ -20,23 +21,8 @@ const sizes = (process.env.SPEED_SIZES ?? '1000,10000,100000').split(',').map(Nu
 const app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDINGS_CACHE_DIR: cacheDir }), logger);
 const base = await app.listen({ host: '127.0.0.1', port: 0 });
 
-// Synthetic memories: 14 words drawn from the retrieval set's vocabulary, so that full text and
-// vectors see realistic words (and common ones match many rows, as in a real store).
-const { memories, queries } = loadRetrievalSet();
-const vocab = [...new Set(memories.flatMap((m) => m.content.toLowerCase().match(/[a-z]{3,}/g) ?? []))];
-let seed = 42;
-const random = () => {
-  // Math.imul keeps the product exact: a plain float multiply loses low bits beyond 2^53 and the
-  // sequence then cycles after ~16k draws, repeating sentences (exact ties at 100k memories).
-  seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-};
-const sentence = (words = 14) =>
-  Array.from({ length: words }, () => vocab[Math.floor(random() * vocab.length)]).join(' ');
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-};
+const { queries } = loadRetrievalSet();
+const sentence = sentenceMaker(42);
 const ms = (x: number) => x.toFixed(2);
 
 /** Runs requests from a client in a worker thread; returns requests per second and latencies. */
