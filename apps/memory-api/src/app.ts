@@ -24,6 +24,7 @@ import { namespaceRoutes } from './routes/namespaces/index.ts';
 import { provenanceRoutes } from './routes/provenance/index.ts';
 import { recallRoutes } from './routes/recall/index.ts';
 import { rememberRoutes } from './routes/remember/index.ts';
+import { roomDocumentRoutes } from './routes/rooms/documents.ts';
 import { roomRoutes } from './routes/rooms/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { statsRoutes } from './routes/stats/index.ts';
@@ -82,6 +83,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     await app.register(transferRoutes, context);
     await app.register(indexHealthRoutes, context);
     await app.register(roomRoutes, context);
+    await app.register(roomDocumentRoutes, context);
     await app.register(documentRoutes, context);
     await app.register(graphRoutes, context);
     await app.register(provenanceRoutes, context);

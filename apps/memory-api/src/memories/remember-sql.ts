@@ -1,0 +1,49 @@
+import { MEMORY_SELECT } from './sql-rows.ts';
+
+/**
+ * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
+ * contradiction, the retired memory's deprecation, its `superseded_by` edge and the events of
+ * both. One statement is atomic on its own, so no session is held across round trips. Nothing is
+ * written (and no row returned) when a live memory of the namespace has the same content: the
+ * exact-duplicate check costs no extra round trip on the usual path.
+ * $1 id, $2 content, $3 tags (JSON), $4 namespace, $5 type, $6 metadata, $7 source, $8 source_type,
+ * $9 author_type, $10 hash, $11 valid_from, $12 valid_until, $13 embedding (hex), $14 model, $15 now,
+ * $16 actor, $17 created evidence, $18 links (JSON [{id, weight}]), $19 retired id, $20 similarity.
+ */
+export const REMEMBER_SQL = `WITH new_row AS (
+  INSERT INTO memories (id, content, tags, namespace, memory_type, metadata, source, source_type, author_type,
+    content_hash, valid_from, valid_until, embedding, embedding_model, created_at, updated_at)
+  SELECT $1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
+    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz
+   WHERE NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = $10 AND namespace = $4 AND status = 'active')
+  RETURNING *
+), retired AS (
+  UPDATE memories SET status = 'deprecated', deprecated_at = $15::timestamptz, updated_at = $15::timestamptz
+   WHERE $19::uuid IS NOT NULL AND id = $19::uuid AND status = 'active' AND EXISTS (SELECT 1 FROM new_row)
+  RETURNING id
+), edges AS (
+  INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
+  SELECT gen_random_uuid(), n.id, (l->>'id')::uuid, 'similar_to', (l->>'weight')::float8, $15::timestamptz
+    FROM new_row n, jsonb_array_elements($18::jsonb) l
+  UNION ALL
+  SELECT gen_random_uuid(), r.id, n.id, 'superseded_by', $20::float8, $15::timestamptz FROM retired r, new_row n
+  ON CONFLICT DO NOTHING
+), events AS (
+  INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+  SELECT memory_id, kind, $16, evidence, $15::timestamptz FROM (
+    SELECT 1 AS ord, n.id AS memory_id, 'created' AS kind, $17::jsonb AS evidence FROM new_row n
+    UNION ALL
+    SELECT 2, r.id, 'superseded', jsonb_build_object('by', $1::text, 'similarity', $20::float8) FROM retired r
+    UNION ALL
+    SELECT 3, $1::uuid, 'supersedes', jsonb_build_object('id', r.id::text, 'similarity', $20::float8) FROM retired r
+  ) e ORDER BY ord
+)
+SELECT ${MEMORY_SELECT} FROM new_row`;
+
+/** The usual case (no neighbour close enough to link, nothing retired): the first 17 parameters. */
+export const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf('), retired AS ('))}
+), events AS (
+  INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+  SELECT n.id, 'created', $16, $17::jsonb, $15::timestamptz FROM new_row n
+)
+SELECT ${MEMORY_SELECT} FROM new_row`;
