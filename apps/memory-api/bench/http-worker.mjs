@@ -1,6 +1,7 @@
 // HTTP client for the speed benchmark, in a worker thread so that the server's event loop (and
 // its core) is not also the client's. Sends the given requests over keep-alive connections with
-// `concurrency` in flight and reports each latency; any non-2xx answer fails the run.
+// `concurrency` in flight and reports each latency and the last answer's body; any non-2xx answer
+// fails the run.
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -23,7 +24,10 @@ function send(path, body) {
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
           if (res.statusCode >= 300) reject(new Error(`${path}: ${res.statusCode} ${Buffer.concat(chunks)}`));
-          else resolve(performance.now() - started);
+          else {
+            last = Buffer.concat(chunks).toString();
+            resolve(performance.now() - started);
+          }
         });
       },
     );
@@ -33,6 +37,7 @@ function send(path, body) {
 }
 
 const latencies = [];
+let last = '';
 let next = 0;
 const started = performance.now();
 await Promise.all(
@@ -43,5 +48,5 @@ await Promise.all(
     }
   }),
 );
-parentPort.postMessage({ seconds: (performance.now() - started) / 1000, latencies });
+parentPort.postMessage({ seconds: (performance.now() - started) / 1000, latencies, last });
 agent.destroy();

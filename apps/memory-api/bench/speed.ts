@@ -25,14 +25,14 @@ const { queries } = loadRetrievalSet();
 const sentence = sentenceMaker(42);
 const ms = (x: number) => x.toFixed(2);
 
-/** Runs requests from a client in a worker thread; returns requests per second and latencies. */
+/** Runs requests from a client in a worker thread; returns requests per second, latencies and the last answer. */
 function load(method: 'GET' | 'POST', requests: { path: string; body?: string }[], concurrency: number) {
-  return new Promise<{ perSecond: number; latencies: number[] }>((resolve, reject) => {
+  return new Promise<{ perSecond: number; latencies: number[]; last: string }>((resolve, reject) => {
     const worker = new Worker(new URL('./http-worker.mjs', import.meta.url), {
       workerData: { url: base, method, requests, concurrency },
     });
-    worker.once('message', (m: { seconds: number; latencies: number[] }) =>
-      resolve({ perSecond: requests.length / m.seconds, latencies: m.latencies }),
+    worker.once('message', (m: { seconds: number; latencies: number[]; last: string }) =>
+      resolve({ perSecond: requests.length / m.seconds, latencies: m.latencies, last: m.last }),
     );
     worker.once('error', reject);
   });
@@ -71,9 +71,8 @@ const importTo = async (target: number) => {
     const jsonl = Array.from({ length: n }, (_, i) =>
       JSON.stringify({ content: sentence(), namespace: `ns${i % 4}`, tags: [`t${i % 20}`] }),
     ).join('\n');
-    const before = await store.prisma.memory.count();
-    await load('POST', [{ path: '/import', body: JSON.stringify({ content: jsonl }) }], 1);
-    const res = { imported: (await store.prisma.memory.count()) - before };
+    const { last } = await load('POST', [{ path: '/import', body: JSON.stringify({ content: jsonl }) }], 1);
+    const res = JSON.parse(last) as { imported: number };
     imported += res.imported;
     count += res.imported;
   }
