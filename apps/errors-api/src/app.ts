@@ -86,7 +86,7 @@ export const errorsApp = fp<ErrorsAppOptions>(
 /** Opens the app's dependencies and returns a ready server; closing the server closes them. */
 export async function buildErrorsApp(config: ErrorsConfig, logger: Logger): Promise<FastifyInstance> {
   const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:errors:', logger });
-  const db = await openErrorsDatabase(config).catch(async (err) => {
+  const db = await openErrorsDatabase(config, config.MIGRATE_ON_START, logger).catch(async (err) => {
     await state.close();
     throw err;
   });

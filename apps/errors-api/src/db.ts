@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Database, databaseOptions, openDatabase } from '@trove/data';
+import type { Logger } from '@trove/service-kit';
 import type { ErrorsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
@@ -7,10 +8,15 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/errors/migr
 
 export type ErrorsDatabase = Database<PrismaClient>;
 
-export function openErrorsDatabase(config: ErrorsConfig, migrate = config.MIGRATE_ON_START): Promise<ErrorsDatabase> {
+export function openErrorsDatabase(
+  config: ErrorsConfig,
+  migrate = config.MIGRATE_ON_START,
+  logger?: Logger,
+): Promise<ErrorsDatabase> {
   return openDatabase({
     ...databaseOptions(config),
     migrate,
+    onBackgroundError: (err) => logger?.warn({ err }, 'embedded database upkeep (vacuum, analyse) failed'),
     migrationsDir: MIGRATIONS_DIR,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });

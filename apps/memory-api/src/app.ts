@@ -69,7 +69,6 @@ export const memoryApp = fp<MemoryAppOptions>(
     const built = await store.rebuildIndex();
     app.log.info(built, 'vector index built from stored embeddings');
     app.decorate('memoryStore', store);
-    app.addHook('onClose', () => store.statistics.close());
     const context: MemoryContext = { store, config };
     await app.register(introspectionRoutes, { ...context, routes });
     await app.register(healthRoutes, { db });
@@ -102,7 +101,7 @@ export async function buildMemoryApp(
   embedder?: Embedder,
 ): Promise<FastifyInstance> {
   const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:memory:', logger });
-  const db = await openMemoryDatabase(config).catch(async (err) => {
+  const db = await openMemoryDatabase(config, config.MIGRATE_ON_START, logger).catch(async (err) => {
     await state.close();
     throw err;
   });

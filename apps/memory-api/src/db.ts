@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type Database, databaseOptions, openDatabase } from '@trove/data';
+import type { Logger } from '@trove/service-kit';
 import type { MemoryConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 
@@ -7,10 +8,15 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/memory/migr
 
 export type MemoryDatabase = Database<PrismaClient>;
 
-export function openMemoryDatabase(config: MemoryConfig, migrate = config.MIGRATE_ON_START): Promise<MemoryDatabase> {
+export function openMemoryDatabase(
+  config: MemoryConfig,
+  migrate = config.MIGRATE_ON_START,
+  logger?: Logger,
+): Promise<MemoryDatabase> {
   return openDatabase({
     ...databaseOptions(config),
     migrate,
+    onBackgroundError: (err) => logger?.warn({ err }, 'embedded database upkeep (vacuum, analyse) failed'),
     migrationsDir: MIGRATIONS_DIR,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });

@@ -1,10 +1,12 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { Autovacuum } from './autovacuum.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
 import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
+import { PGliteThread } from './pglite-thread/pglite-thread.ts';
 
 export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
 
@@ -22,6 +24,8 @@ export interface OpenDatabaseOptions<C extends PrismaLike> {
   /** `apply` pending migrations, or `verify` that none is pending; `auto`: apply on PGlite, verify on Postgres. */
   migrate: 'auto' | 'apply' | 'verify';
   poolMax?: number;
+  /** Called with errors of the embedded database's background upkeep (see Autovacuum). */
+  onBackgroundError?: (err: unknown) => void;
   createClient: (adapter: DriverAdapterFactory) => C;
 }
 
@@ -33,6 +37,8 @@ export interface Database<C extends PrismaLike> {
   readonly sql: SqlDriver;
   /** Migrations this open applied. */
   readonly appliedMigrations: string[];
+  /** Vacuum and analyse on the embedded database (Postgres does its own). */
+  readonly autovacuum: Autovacuum;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,10 +60,11 @@ async function openPglite(dataDir: string): Promise<Engine> {
   const inMemory = dataDir === 'memory://';
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
-    const db = await PGlite.create(inMemory ? undefined : dataDir);
+    const db = await PGliteThread.open(inMemory ? undefined : dataDir);
     return {
       driver: pgliteDriver(db),
-      adapter: new PrismaPGlite(db),
+      // The adapter calls only query, exec and transaction, which the thread offers with PGlite's semantics.
+      adapter: new PrismaPGlite(db as unknown as PGlite),
       shutdown: async () => {
         try {
           await db.close();
@@ -96,6 +103,13 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
     await engine.shutdown();
     throw err;
   }
+  const autovacuum = new Autovacuum(driver, { onError: options.onBackgroundError });
+  try {
+    await autovacuum.start();
+  } catch (err) {
+    await engine.shutdown();
+    throw err;
+  }
 
   const prisma = options.createClient(engine.adapter);
   let closing: Promise<void> | undefined;
@@ -104,12 +118,14 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
     prisma,
     sql: driver,
     appliedMigrations,
+    autovacuum,
     async ping() {
       await driver.query('SELECT 1');
     },
     close() {
       closing ??= (async () => {
         try {
+          await autovacuum.close();
           await prisma.$disconnect();
         } finally {
           await engine.shutdown();

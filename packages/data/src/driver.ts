@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 
 /** One connection's worth of raw SQL: used for migrations, health checks and tests. */
@@ -23,9 +22,15 @@ export interface SqlDriver extends SqlSession {
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
 }
 
-const sessionQueue = new WeakMap<PGlite, Promise<void>>();
+/** The part of PGlite's API the driver uses: PGlite itself, or `PGliteThread` (PGlite on its own thread). */
+export interface PGliteLike {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  exec(script: string): Promise<unknown>;
+}
 
-export function pgliteDriver(db: PGlite): SqlDriver {
+const sessionQueue = new WeakMap<PGliteLike, Promise<void>>();
+
+export function pgliteDriver(db: PGliteLike): SqlDriver {
   const session: SqlSession = {
     async query(text, params) {
       return (await db.query(text, params)).rows as never[];

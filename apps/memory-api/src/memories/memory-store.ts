@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PlannerStatistics, type PreparedQuery } from '@trove/data';
+import type { PreparedQuery } from '@trove/data';
 import { type Embedder, tokenize } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
@@ -63,17 +63,6 @@ const CATALOG_COLUMNS = {
 
 const LOAD_PAGE = 5000;
 
-/** The tables whose planner statistics are checked at start (embedded database; see PlannerStatistics). */
-export const ANALYSED_TABLES = [
-  'memories',
-  'memory_events',
-  'memory_edges',
-  'memory_backlinks',
-  'room_members',
-  'graph_nodes',
-  'graph_edges',
-];
-
 /** Share of distinct words two texts have in common (Jaccard). */
 export function wordOverlap(a: string, b: string): number {
   const x = new Set(tokenize(a));
@@ -97,8 +86,6 @@ export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
  */
 export class MemoryStore {
   readonly catalog: VectorCatalog;
-  /** Embedded database only: re-analyses tables as they grow (see PlannerStatistics). */
-  readonly statistics: PlannerStatistics;
   /** The statements every write or recall runs, planned once (see SqlDriver.prepare). */
   private readonly hot: Record<
     'rememberPlain' | 'remember' | 'sameContent' | 'byId' | 'byIds' | 'countAccess',
@@ -117,7 +104,6 @@ export class MemoryStore {
     readonly thresholds: StoreThresholds,
   ) {
     this.catalog = new VectorCatalog(embedder.dimensions);
-    this.statistics = new PlannerStatistics(db.sql);
     this.hot = {
       rememberPlain: db.sql.prepare('memory_remember_plain', REMEMBER_PLAIN_SQL),
       remember: db.sql.prepare('memory_remember', REMEMBER_SQL),
@@ -191,7 +177,6 @@ export class MemoryStore {
       cursor = page.at(-1)?.id;
       if (page.length < LOAD_PAGE) break;
     }
-    await this.statistics.refreshIfStale(ANALYSED_TABLES);
     return { indexed, reembedded, unembedded };
   }
 
@@ -269,8 +254,6 @@ export class MemoryStore {
       return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
     }
     const row = fromSqlRow(created);
-    this.statistics.wrote('memories', 1);
-    this.statistics.wrote('memory_edges', links.length);
     this.catalog.put(row, vector);
     if (retire) await this.refreshCatalog({ id: retire.id });
     for (const listener of this.contentWritten) await listener(row, { created: true });

@@ -193,7 +193,6 @@ export async function linkMember(
     [room, memoryId, author, role],
   );
   if (inserted) {
-    store.statistics.wrote('room_members', 1);
     return { link: linkJson(inserted), linked: true };
   }
   const [existing] = await store.db.sql.query(

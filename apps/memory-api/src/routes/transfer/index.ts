@@ -100,7 +100,6 @@ export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
         const created = inserted.size;
         imported += created;
       }
-      store.statistics.wrote('memories', imported);
       return { imported, skipped: records.length - imported, total: records.length };
     },
   );

@@ -1,0 +1,174 @@
+import { Worker } from 'node:worker_threads';
+import { messages, type Results, types } from '@electric-sql/pglite';
+import type { ErrorData, RawResult, Reply, Request, WorkerInput } from './protocol.ts';
+
+const WORKER_ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+
+type Parsers = Record<number, (value: string) => unknown>;
+
+export interface ThreadQueryOptions {
+  rowMode?: 'object' | 'array';
+  /** Parsers by type OID, used before PGlite's own (as in `PGlite.query`). */
+  parsers?: Parsers;
+}
+
+/** What a transaction callback gets: the same calls, inside the transaction. */
+export interface ThreadTransaction {
+  query<T>(text: string, params?: unknown[], options?: ThreadQueryOptions): Promise<Results<T>>;
+  exec(text: string, options?: ThreadQueryOptions): Promise<Results[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The embedded database on a thread of its own. PGlite runs Postgres as WebAssembly in the thread
+ * that calls it, so in the app's thread every statement stops HTTP parsing, JSON, embeddings and
+ * index work until it returns; here the two run side by side on two cores. It offers the part of
+ * PGlite's API that the data tier and Prisma's PGlite adapter use (query, exec, transaction), with
+ * the same semantics: one connection, statements in order, plain queries held back while a
+ * transaction is open. Values cross threads as text and are parsed here, so callers' parsers
+ * (the Prisma adapter's) apply exactly as they would in process.
+ */
+export class PGliteThread {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(reply: Reply): void; reject(err: Error): void }>();
+  private stopped: Error | undefined;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: Reply) => {
+      const call = this.pending.get(reply.id);
+      if (!call) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      call.resolve(reply);
+    });
+    const stop = (err: Error) => {
+      this.stopped ??= err;
+      for (const call of this.pending.values()) call.reject(this.stopped);
+      this.pending.clear();
+    };
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`the embedded database thread stopped (exit code ${code})`)));
+  }
+
+  /** Starts the thread and opens the database in `dataDir` (in memory when undefined). */
+  static open(dataDir: string | undefined): Promise<PGliteThread> {
+    const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir } satisfies WorkerInput });
+    return new Promise((resolve, reject) => {
+      const failed = (err: Error) => reject(err);
+      worker.once('error', failed);
+      worker.once('message', (reply: Reply) => {
+        worker.off('error', failed);
+        if (reply.ok) {
+          resolve(new PGliteThread(worker));
+        } else {
+          void worker.terminate();
+          reject(toError(reply.error));
+        }
+      });
+    });
+  }
+
+  async query<T>(text: string, params?: unknown[], options?: ThreadQueryOptions, tx?: number): Promise<Results<T>> {
+    const result = (await this.call({ op: 'query', text, params, tx })) as RawResult;
+    return parse(result, options) as Results<T>;
+  }
+
+  async exec(text: string, options?: ThreadQueryOptions, tx?: number): Promise<Results[]> {
+    const results = (await this.call({ op: 'exec', text, tx })) as RawResult[];
+    return results.map((r) => parse(r, options));
+  }
+
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(fn: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const id = (await this.call({ op: 'begin' }, true)) as number;
+    let closed = false;
+    let rolledBack: Promise<void> | undefined;
+    const tx: ThreadTransaction = {
+      query: (text, params, options) => this.query(text, params, options, id),
+      exec: (text, options) => this.exec(text, options, id),
+      rollback: () => {
+        if (!rolledBack) {
+          closed = true;
+          rolledBack = this.call({ op: 'rollback', tx: id }).then(() => {});
+          // Awaited below; callers (Prisma's adapter) may fire it and move on.
+          rolledBack.catch(() => {});
+        }
+        return rolledBack;
+      },
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (err) {
+      await tx.rollback();
+      throw err;
+    }
+    if (rolledBack) {
+      await rolledBack;
+    } else {
+      closed = true;
+      await this.call({ op: 'commit', tx: id });
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.call({ op: 'close' });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  private call(request: Call, wantTransaction = false): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // The thread keeps the process alive only while it owes an answer, as PGlite in process does not.
+      if (this.pending.size === 0) this.worker.ref();
+      this.pending.set(id, {
+        resolve: (reply) => {
+          if (!reply.ok) reject(toError(reply.error));
+          else resolve(wantTransaction ? reply.tx : reply.result);
+        },
+        reject,
+      });
+      this.worker.postMessage({ ...request, id } as Request);
+    });
+  }
+}
+
+function parse(result: RawResult, options: ThreadQueryOptions | undefined): Results {
+  const { fields } = result;
+  const parsers = options?.parsers;
+  const value = (text: unknown, i: number) => {
+    const typeId = (fields[i] as { dataTypeID: number }).dataTypeID;
+    return types.parseType(text as string, typeId, parsers);
+  };
+  const rows =
+    options?.rowMode === 'array'
+      ? result.rows.map((row) => row.map(value))
+      : result.rows.map((row) => {
+          const out: Record<string, unknown> = {};
+          for (let i = 0; i < row.length; i++) out[(fields[i] as { name: string }).name] = value(row[i], i);
+          return out;
+        });
+  return { rows, fields, ...(result.affectedRows === undefined ? {} : { affectedRows: result.affectedRows }) };
+}
+
+function toError(data: ErrorData): Error {
+  const err = data.database
+    ? new messages.DatabaseError(data.message, Number(data.fields.length ?? 0), 'error')
+    : new Error(data.message);
+  for (const [key, value] of Object.entries(data.fields)) {
+    if (key !== 'length' && key !== 'name') (err as unknown as Record<string, unknown>)[key] = value;
+  }
+  return err;
+}

@@ -1,0 +1,31 @@
+/** Messages between `PGliteThread` (the app's thread) and the worker thread that owns PGlite. */
+
+export type Request =
+  | { id: number; op: 'query'; tx?: number; text: string; params?: unknown[] }
+  | { id: number; op: 'exec'; tx?: number; text: string }
+  | { id: number; op: 'begin' }
+  | { id: number; op: 'commit' | 'rollback'; tx: number }
+  | { id: number; op: 'close' };
+
+/** A result as the worker sends it: every value still in Postgres's text form, parsed on arrival. */
+export interface RawResult {
+  rows: unknown[][];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+/** A database error's own fields (code, detail, constraint, ...), carried across as plain data. */
+export interface ErrorData {
+  message: string;
+  database: boolean;
+  fields: Record<string, unknown>;
+}
+
+export type Reply =
+  | { id: number; ok: true; result?: RawResult | RawResult[]; tx?: number }
+  | { id: number; ok: false; error: ErrorData };
+
+export interface WorkerInput {
+  /** PGlite's data directory; undefined for an in-memory database. */
+  dataDir: string | undefined;
+}
