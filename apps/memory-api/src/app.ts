@@ -105,7 +105,13 @@ export async function buildMemoryApp(
     await state.close();
     throw err;
   });
-  const server = createServer({ logger, bodyLimit: config.BODY_LIMIT_BYTES, closeWith: [db, state] });
+  const server = createServer({
+    logger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    closeWith: [db, state],
+    // Start-up rebuilds the vector index from stored embeddings: about 20 s at 100k memories.
+    pluginTimeout: 0,
+  });
   await server.register(memoryApp, { config, db, state, ...(embedder ? { embedder } : {}) });
   return server;
 }

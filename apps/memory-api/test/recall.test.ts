@@ -218,3 +218,42 @@ describe('time travel and deprecation', () => {
     expect((await recall({ query: 'kafka', at: 'last tuesday' })).status).toBe(400);
   });
 });
+
+describe('full-text arm (fts5)', () => {
+  const fts = (query: string, limit = 10) => recall({ query, namespace: 'words', strategy: 'fts5', limit });
+
+  it('ranks memories holding two query words first, and falls back to one-word matches', async () => {
+    const two = await remember('bothWords', { content: 'the walrus sings opera at dawn', namespace: 'words' });
+    const one: string[] = [];
+    for (const animal of ['walrus', 'pelican', 'otter']) {
+      one.push((await remember(`only ${animal}`, { content: `a ${animal} naps in the sun`, namespace: 'words' })).id);
+    }
+    const res = await fts('walrus opera tickets');
+    expect(res.status).toBe(200);
+    expect(idsOf(res.body)[0]).toBe(two.id);
+    // Fewer than the arm's candidates hold two words, so one-word matches come after them...
+    expect(idsOf(res.body)).toContain(one[0]);
+    // ...and rows with none of the words never do.
+    expect(idsOf(res.body)).not.toContain(one[1]);
+    expect(idsOf((await fts('pelican')).body)).toEqual([one[1]]);
+  });
+
+  it('reads query syntax characters as plain text: quotes, backslashes, operators', async () => {
+    const m = await remember('odd', {
+      content: "O'Brien's backup runs from C:\\data\\nightly with flags -x|y & !z",
+      namespace: 'words',
+    });
+    for (const query of [
+      "O'Brien's backup",
+      'C:\\data\\nightly',
+      'backup & !z | (runs',
+      "it's ''quoted'' \\\\ :* <->",
+    ]) {
+      const res = await fts(query);
+      expect(res.status, query).toBe(200);
+      if (query !== "it's ''quoted'' \\\\ :* <->") expect(idsOf(res.body), query).toContain(m.id);
+    }
+    // Only stop words: nothing to search for, and no error.
+    expect(await fts('the and of it')).toEqual({ status: 200, body: [] });
+  });
+});

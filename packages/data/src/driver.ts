@@ -41,17 +41,21 @@ export function pgliteDriver(db: PGliteLike): SqlDriver {
   };
   // PGlite is one connection in this process, so a session is the database itself; sessions take
   // turns so that one's explicit transaction never interleaves with another's.
-  const prepared = new Set<string>();
+  // Concurrent first calls share one PREPARE (a second would fail: the name already exists).
+  const prepared = new Map<string, Promise<unknown>>();
   return {
     kind: 'pglite',
     ...session,
     prepare(name, text) {
       checkStatementName(name);
       return async (params) => {
-        if (!prepared.has(name)) {
-          await db.exec(`PREPARE ${name} AS ${text}`);
-          prepared.add(name);
+        let preparing = prepared.get(name);
+        if (!preparing) {
+          preparing = db.exec(`PREPARE ${name} AS ${text}`);
+          prepared.set(name, preparing);
+          preparing.catch(() => prepared.delete(name));
         }
+        await preparing;
         // PGlite cannot bind parameters to EXECUTE, so the values travel as quoted literals.
         const args = params.length > 0 ? `(${params.map(sqlLiteral).join(', ')})` : '';
         return (await db.query(`EXECUTE ${name}${args}`)).rows as never[];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { createThrowawayDatabase, pgliteDriver, postgresDriver, type SqlDriver } from '../src/index.ts';
+import { PGliteThread } from '../src/pglite-thread/pglite-thread.ts';
 
 /** Set in CI (and by anyone with a Postgres at hand): the contract tests then also run there. */
 export const postgresServerUrl = process.env.TEST_DATABASE_URL;
@@ -17,7 +18,7 @@ export interface OpenedEngine {
 }
 
 export interface Engine {
-  name: 'pglite' | 'postgres';
+  name: 'pglite' | 'pglite-thread' | 'postgres';
   open(): Promise<OpenedEngine>;
 }
 
@@ -25,6 +26,20 @@ const pglite: Engine = {
   name: 'pglite',
   async open() {
     const db = await PGlite.create();
+    return {
+      driver: pgliteDriver(db),
+      url: undefined,
+      another: async () => ({ driver: pgliteDriver(db), close: async () => {} }),
+      close: () => db.close(),
+    };
+  },
+};
+
+/** PGlite on its own thread, as the apps open it. */
+const pgliteThread: Engine = {
+  name: 'pglite-thread',
+  async open() {
+    const db = await PGliteThread.open(undefined);
     return {
       driver: pgliteDriver(db),
       url: undefined,
@@ -56,7 +71,7 @@ const postgres: Engine = {
   },
 };
 
-export const engines: Engine[] = postgresServerUrl ? [pglite, postgres] : [pglite];
+export const engines: Engine[] = postgresServerUrl ? [pglite, pgliteThread, postgres] : [pglite, pgliteThread];
 
 /** Writes migration folders (name -> SQL) into a fresh directory and returns it. */
 export async function migrationsFixture(migrations: Record<string, string>, dir?: string): Promise<string> {

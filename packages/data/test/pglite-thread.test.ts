@@ -31,6 +31,16 @@ describe('PGlite on its own thread', () => {
     expect(ours.fields).toEqual(theirs.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })));
   });
 
+  it('parses arrays and the caller’s parsers exactly as PGlite in process does', async () => {
+    const sql = `SELECT ARRAY[1.5, 2]::numeric[] AS a, ARRAY['2026-11-23T10:00:00Z']::timestamptz[] AS b,
+      ARRAY['{"k":1}']::jsonb[] AS c, 12.5::numeric AS d`;
+    // A custom parser for numeric arrays (as Prisma's adapter has) and none for the rest.
+    const options = { rowMode: 'array' as const, parsers: { 1231: (text: string) => `custom ${text}` } };
+    const [ours, theirs] = await Promise.all([thread.query(sql, [], options), inProcess.query(sql, [], options)]);
+    expect(ours.rows).toEqual(theirs.rows);
+    expect(ours.rows[0]).toEqual(['custom {1.5,2}', [new Date('2026-11-23T10:00:00Z')], [{ k: 1 }], '12.5']);
+  });
+
   it('applies the caller’s parsers and row mode, as Prisma’s adapter asks', async () => {
     const result = await thread.query<unknown[]>(`SELECT 42::int4 AS n, now() AS t`, [], {
       rowMode: 'array',

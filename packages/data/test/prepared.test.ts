@@ -62,6 +62,12 @@ describe.each(engines)('prepared statements on $name', (engine) => {
     for (let run = 0; run < 8; run++) expect(await byIds([[1, 3, 99]])).toEqual([{ id: 1 }, { id: 3 }, { id: 99 }]);
   });
 
+  it('prepares once when the first calls arrive together', async () => {
+    const count = opened.driver.prepare('note_count', 'SELECT count(*)::int AS n FROM notes WHERE id < $1::int');
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => count<{ n: number }>([i])));
+    expect(answers.map(([row]) => row?.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 6]);
+  });
+
   it('turns away bad statement names and NUL characters before reaching the database', async () => {
     expect(() => opened.driver.prepare('x; DROP TABLE notes', 'SELECT 1')).toThrow(/bad prepared statement name/);
     expect(() => sqlLiteral('a\0b')).toThrow(/NUL/);

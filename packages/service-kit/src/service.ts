@@ -21,6 +21,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Dependencies (database, Redis...) closed once the server has drained and closed. */
   closeWith?: { close(): Promise<void> }[];
+  /** How long a plugin may take to start, in ms (Fastify's default 10 s); 0 waits as long as it takes. */
+  pluginTimeout?: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   const server = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    ...(options.pluginTimeout === undefined ? {} : { pluginTimeout: options.pluginTimeout }),
     // A caller's request id is kept when it is well-formed, so one id follows a call across services.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type Results, types } from '@electric-sql/pglite';
-import type { ErrorData, RawResult, Reply, Request, WorkerInput } from './protocol.ts';
+import type { ErrorData, RawResult, Ready, Reply, Request, WorkerInput } from './protocol.ts';
 
 const WORKER_ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
@@ -36,7 +36,11 @@ export class PGliteThread {
   private readonly pending = new Map<number, { resolve(reply: Reply): void; reject(err: Error): void }>();
   private stopped: Error | undefined;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    /** The parsers PGlite itself would use (its defaults, and arrays of them). */
+    private readonly parsers: Parsers,
+  ) {
     worker.on('message', (reply: Reply) => {
       const call = this.pending.get(reply.id);
       if (!call) return;
@@ -59,10 +63,10 @@ export class PGliteThread {
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
       worker.once('error', failed);
-      worker.once('message', (reply: Reply) => {
+      worker.once('message', (reply: Ready) => {
         worker.off('error', failed);
         if (reply.ok) {
-          resolve(new PGliteThread(worker));
+          resolve(new PGliteThread(worker, defaultParsers(reply.arrays)));
         } else {
           void worker.terminate();
           reject(toError(reply.error));
@@ -73,12 +77,12 @@ export class PGliteThread {
 
   async query<T>(text: string, params?: unknown[], options?: ThreadQueryOptions, tx?: number): Promise<Results<T>> {
     const result = (await this.call({ op: 'query', text, params, tx })) as RawResult;
-    return parse(result, options) as Results<T>;
+    return this.parse(result, options) as Results<T>;
   }
 
   async exec(text: string, options?: ThreadQueryOptions, tx?: number): Promise<Results[]> {
     const results = (await this.call({ op: 'exec', text, tx })) as RawResult[];
-    return results.map((r) => parse(r, options));
+    return results.map((r) => this.parse(r, options));
   }
 
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
@@ -143,24 +147,35 @@ export class PGliteThread {
       this.worker.postMessage({ ...request, id } as Request);
     });
   }
+
+  /** Parses a raw result as PGlite would: the caller's parsers first, then PGlite's own. */
+  private parse(result: RawResult, options: ThreadQueryOptions | undefined): Results {
+    const { fields } = result;
+    const own = options?.parsers;
+    const parsers = fields.map(({ dataTypeID }) => own?.[dataTypeID] ?? this.parsers[dataTypeID]);
+    const value = (text: unknown, i: number) => {
+      const parser = parsers[i];
+      return text === null || !parser ? text : parser(text as string);
+    };
+    const rows =
+      options?.rowMode === 'array'
+        ? result.rows.map((row) => row.map(value))
+        : result.rows.map((row) => {
+            const out: Record<string, unknown> = {};
+            for (let i = 0; i < row.length; i++) out[(fields[i] as { name: string }).name] = value(row[i], i);
+            return out;
+          });
+    return { rows, fields, ...(result.affectedRows === undefined ? {} : { affectedRows: result.affectedRows }) };
+  }
 }
 
-function parse(result: RawResult, options: ThreadQueryOptions | undefined): Results {
-  const { fields } = result;
-  const parsers = options?.parsers;
-  const value = (text: unknown, i: number) => {
-    const typeId = (fields[i] as { dataTypeID: number }).dataTypeID;
-    return types.parseType(text as string, typeId, parsers);
-  };
-  const rows =
-    options?.rowMode === 'array'
-      ? result.rows.map((row) => row.map(value))
-      : result.rows.map((row) => {
-          const out: Record<string, unknown> = {};
-          for (let i = 0; i < row.length; i++) out[(fields[i] as { name: string }).name] = value(row[i], i);
-          return out;
-        });
-  return { rows, fields, ...(result.affectedRows === undefined ? {} : { affectedRows: result.affectedRows }) };
+/** PGlite's default parsers plus, like a PGlite instance builds at start, one per array type. */
+function defaultParsers(arrays: [number, number][]): Parsers {
+  const parsers: Parsers = { ...types.parsers };
+  for (const [array, element] of arrays) {
+    parsers[array] = (text) => types.arrayParser(text, parsers[element] ?? ((value) => value), array);
+  }
+  return parsers;
 }
 
 function toError(data: ErrorData): Error {

@@ -25,6 +25,9 @@ export type Reply =
   | { id: number; ok: true; result?: RawResult | RawResult[]; tx?: number }
   | { id: number; ok: false; error: ErrorData };
 
+/** The first message: the database is open (or could not be opened). */
+export type Ready = { id: 0; ok: true; arrays: [number, number][] } | { id: 0; ok: false; error: ErrorData };
+
 export interface WorkerInput {
   /** PGlite's data directory; undefined for an in-memory database. */
   dataDir: string | undefined;
