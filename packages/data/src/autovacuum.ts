@@ -6,7 +6,8 @@ interface TableActivity {
   reltuples: number;
   deadRows: number;
   modifiedSinceAnalyze: number;
-  insertedSinceVacuum: number;
+  /** Rows inserted or updated other than in place (HOT) since start: each added index entries. */
+  indexedWrites: number;
   hasGin: boolean;
 }
 
@@ -29,39 +30,46 @@ export interface Upkeep {
  * asked) and applies autovacuum's default rules: vacuum after 50 rows + 20% of the table died,
  * analyse after 50 + 10% changed. Unlike a server's, this upkeep holds up every statement while it
  * runs, so it leaves out what we do not need: no vacuum of insert-only tables (GIN pending lists
- * are merged after every 1000 inserts instead) and a small analyse sample. At start, tables whose
- * estimate is off (counters are lost when the process is killed) are analysed at once. On
- * Postgres this does nothing.
+ * are merged after every 1000 rows inserted or moved by an update instead) and a small analyse
+ * sample. The counters start at zero in each process, so `start` catches up first. On Postgres
+ * this does nothing.
  */
 export class Autovacuum {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<Upkeep[]> = Promise.resolve([]);
   private closed = false;
-  /** Inserts counted when each table's GIN pending lists were last merged. */
-  private readonly insertsAtMerge = new Map<string, number>();
+  /** `indexedWrites` when each table's GIN pending lists were last merged. */
+  private readonly writesAtMerge = new Map<string, number>();
 
   constructor(
     private readonly sql: SqlDriver,
     private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
   ) {}
 
-  /** Analyses tables whose statistics are missing or far off, then checks every `intervalMs`. */
+  /**
+   * Catches up on what the last process left (its counters die with it): analyses tables whose
+   * statistics are missing or far off, vacuums every table (which also merges GIN pending lists;
+   * 0.5 s at 100k memories after a busy run, 15 ms when there is nothing to do), then checks
+   * every `intervalMs`.
+   */
   async start(): Promise<string[]> {
     if (this.sql.kind !== 'pglite') return [];
-    const stale = await this.sql.query<{ table: string; estimated: number }>(
+    const tables = await this.sql.query<{ table: string; estimated: number }>(
       `SELECT c.relname AS table, c.reltuples::float8 AS estimated FROM pg_class c
          JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE c.relkind = 'r' AND n.nspname = current_schema()`,
     );
     const analysed: string[] = [];
-    for (const { table, estimated } of stale) {
+    for (const { table, estimated } of tables) {
       const [row] = await this.sql.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM ${quoteIdent(table)}`);
       const actual = Number(row?.n ?? 0);
       if (Number(estimated) < 0 ? actual > 0 : Math.abs(actual - Number(estimated)) > analyzeThreshold(estimated)) {
         await this.analyze(table);
         analysed.push(table);
       }
+      await this.sql.exec(`VACUUM ${quoteIdent(table)}`);
     }
+    for (const t of await this.activity()) this.writesAtMerge.set(t.table, Number(t.indexedWrites));
     this.schedule();
     return analysed;
   }
@@ -98,41 +106,46 @@ export class Autovacuum {
     await this.sql.exec(`SET LOCAL default_statistics_target = 10; ANALYZE ${quoteIdent(table)}`);
   }
 
-  private async checkNow(): Promise<Upkeep[]> {
-    if (this.sql.kind !== 'pglite' || this.closed) return [];
+  /** Every table's activity counters since start. */
+  private async activity(): Promise<TableActivity[]> {
     // The counters reach the statistics views only when flushed: this flushes them after it.
     await this.sql.query('SELECT pg_stat_force_next_flush()');
-    const tables = await this.sql.query<TableActivity>(
+    return this.sql.query<TableActivity>(
       `SELECT s.relname AS table, c.reltuples::float8 AS reltuples, s.n_dead_tup::float8 AS "deadRows",
               s.n_mod_since_analyze::float8 AS "modifiedSinceAnalyze",
-              s.n_ins_since_vacuum::float8 AS "insertedSinceVacuum",
+              (s.n_tup_ins + s.n_tup_upd - s.n_tup_hot_upd)::float8 AS "indexedWrites",
               EXISTS (SELECT 1 FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
                         JOIN pg_am a ON a.oid = ic.relam WHERE i.indrelid = s.relid AND a.amname = 'gin') AS "hasGin"
          FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
         WHERE s.schemaname = current_schema()`,
     );
+  }
+
+  private async checkNow(): Promise<Upkeep[]> {
+    if (this.sql.kind !== 'pglite' || this.closed) return [];
+    const tables = await this.activity();
     const done: Upkeep[] = [];
     for (const t of tables) {
       const name = quoteIdent(t.table);
-      const inserted = Number(t.insertedSinceVacuum);
+      const writes = Number(t.indexedWrites);
       if (t.deadRows > vacuumThreshold(Math.max(t.reltuples, 0))) {
         // VACUUM also merges GIN pending lists.
         await this.sql.exec(`VACUUM ${name}`);
-        this.insertsAtMerge.set(t.table, 0);
+        this.writesAtMerge.set(t.table, writes);
         done.push({ table: t.table, action: 'vacuum' });
       }
       if (t.modifiedSinceAnalyze > analyzeThreshold(t.reltuples)) {
         await this.analyze(t.table);
         done.push({ table: t.table, action: 'analyze' });
       }
-      if (t.hasGin && inserted - (this.insertsAtMerge.get(t.table) ?? 0) > GIN_MERGE_INSERTS) {
+      if (t.hasGin && writes - (this.writesAtMerge.get(t.table) ?? 0) > GIN_MERGE_WRITES) {
         await this.sql.query(
           `SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i
              JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
             WHERE i.indrelid = to_regclass($1) AND a.amname = 'gin'`,
           [t.table],
         );
-        this.insertsAtMerge.set(t.table, inserted);
+        this.writesAtMerge.set(t.table, writes);
         done.push({ table: t.table, action: 'merge-gin' });
       }
     }
@@ -144,7 +157,7 @@ export class Autovacuum {
 const analyzeThreshold = (rows: number) => 50 + 0.1 * Math.max(rows, 0);
 /** ...and vacuum after 50 plus 20% of it died. */
 const vacuumThreshold = (rows: number) => 50 + 0.2 * rows;
-const GIN_MERGE_INSERTS = 1000;
+const GIN_MERGE_WRITES = 1000;
 
 /** Table names come from the catalog; quoted, any name is safe in a statement. */
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -78,7 +78,7 @@ describe('autovacuum on the embedded database', () => {
     expect(await size()).toBe(afterVacuum);
   });
 
-  it('merges GIN pending lists after 1000 inserts, so searches do not scan them', async () => {
+  it('merges GIN pending lists after 1000 rows inserted or moved, so searches do not scan them', async () => {
     // 10,000 rows: a vacuum (which merges them too) is due only after 1000 + 20% = 3000 inserts.
     const sql = await open({ rows: 10_000 });
     autovacuum = new Autovacuum(sql, { intervalMs: 60_000 });
@@ -94,6 +94,10 @@ describe('autovacuum on the embedded database', () => {
       { table: 'notes', action: 'analyze' },
       { table: 'notes', action: 'merge-gin' },
     ]);
+    expect(await pendingGinEntries(sql)).toBe(0);
+    // An update that cannot stay in place adds index entries too.
+    await sql.exec(`UPDATE notes SET words = to_tsvector('simple', 'moved ' || id) WHERE id <= 1100`);
+    expect(await autovacuum.check()).toContainEqual({ table: 'notes', action: 'merge-gin' });
     expect(await pendingGinEntries(sql)).toBe(0);
   });
 
