@@ -105,6 +105,17 @@ describe('PGlite on its own thread', () => {
     expect(seen).toBe(1); // ran after the commit, and saw it
   });
 
+  it('reports a database it cannot open, and ends the thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pglite-thread-'));
+    try {
+      const notADirectory = join(dir, 'file');
+      writeFileSync(notADirectory, 'not a database');
+      await expect(PGliteThread.open(notADirectory)).rejects.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses calls once closed, and never keeps a process alive while idle', async () => {
     const other = await PGliteThread.open(undefined);
     await other.close();

@@ -62,9 +62,12 @@ export class PGliteThread {
     const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir } satisfies WorkerInput });
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
+      const exited = (code: number) => reject(new Error(`the embedded database thread stopped (exit code ${code})`));
       worker.once('error', failed);
+      worker.once('exit', exited);
       worker.once('message', (reply: Ready) => {
         worker.off('error', failed);
+        worker.off('exit', exited);
         if (reply.ok) {
           resolve(new PGliteThread(worker, defaultParsers(reply.arrays)));
         } else {
