@@ -20,6 +20,8 @@ export interface CatalogRow {
 // nearest few); recall searches with RECALL_EF (bench/speed.ts prints recall@10 and timings).
 const HNSW_OPTIONS = { m: 24, efConstruction: 48, efSearch: 64 };
 export const RECALL_EF = 200;
+/** The widest unfiltered search tried before a filtered one (its cost grows with the width). */
+const UNFILTERED_MAX = 256;
 
 function entryOf(row: CatalogRow): CatalogEntry {
   const meta = (row.metadata ?? {}) as Record<string, unknown>;
@@ -113,10 +115,11 @@ export class VectorCatalog {
       return e !== undefined && matchesFilter(e, filter);
     };
     // hnswlib asks a filter about every node it visits, a call into JavaScript each (600 calls,
-    // 1.4 ms, at ef 200): when most of the index passes, search without it and filter the results.
+    // 1.4 ms, at ef 200): when enough of the index passes that a somewhat wider search finds k
+    // (1.5 k over the share passing, up to UNFILTERED_MAX), search without it and filter after.
     const share = this.passShare(filter);
-    if (share >= 0.5) {
-      const wide = Math.ceil((1.5 * k) / share);
+    const wide = Math.ceil((1.5 * k) / share);
+    if (share > 0 && wide <= UNFILTERED_MAX) {
       const hits = this.index.search(query, wide, undefined, Math.max(ef ?? 0, wide)).filter((h) => accept(h.id));
       if (hits.length >= k) return hits.slice(0, k);
     }
