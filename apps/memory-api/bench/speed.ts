@@ -18,18 +18,22 @@ import { percentile, sentenceMaker } from './synthetic.ts';
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
 const sizes = (process.env.SPEED_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const app = await buildMemoryApp(readConfig({ DATA_DIR: 'memory://', EMBEDDINGS_CACHE_DIR: cacheDir }), logger);
-const base = await app.listen({ host: '127.0.0.1', port: 0 });
+const open = async (thread: boolean) => {
+  const config = { DATA_DIR: 'memory://', EMBEDDINGS_CACHE_DIR: cacheDir, EMBEDDED_DATABASE_THREAD: String(thread) };
+  const opened = await buildMemoryApp(readConfig(config), logger);
+  return { app: opened, url: await opened.listen({ host: '127.0.0.1', port: 0 }) };
+};
 
+const { app, url: base } = await open(true);
 const { queries } = loadRetrievalSet();
 const sentence = sentenceMaker(42);
 const ms = (x: number) => x.toFixed(2);
 
 /** Runs requests from a client in a worker thread; returns requests per second, latencies and the last answer. */
-function load(method: 'GET' | 'POST', requests: { path: string; body?: string }[], concurrency: number) {
+function load(method: 'GET' | 'POST', requests: { path: string; body?: string }[], concurrency: number, url = base) {
   return new Promise<{ perSecond: number; latencies: number[]; last: string }>((resolve, reject) => {
     const worker = new Worker(new URL('./http-worker.mjs', import.meta.url), {
-      workerData: { url: base, method, requests, concurrency },
+      workerData: { url, method, requests, concurrency },
     });
     worker.once('message', (m: { seconds: number; latencies: number[]; last: string }) =>
       resolve({ perSecond: requests.length / m.seconds, latencies: m.latencies, last: m.last }),
@@ -39,7 +43,8 @@ function load(method: 'GET' | 'POST', requests: { path: string; body?: string }[
 }
 
 // 1. remember over HTTP from one client (another thread): one request at a time, then 8 in
-// flight; beside the same client against the health probe (what HTTP alone allows here).
+// flight; beside the same client against the health probe (what HTTP alone allows here), and
+// beside the same with the embedded database in the service's thread (EMBEDDED_DATABASE_THREAD=false).
 const REMEMBER_N = 1000;
 const remembers = (n = REMEMBER_N) =>
   Array.from({ length: n }, (_, i) => ({
@@ -47,18 +52,23 @@ const remembers = (n = REMEMBER_N) =>
     body: JSON.stringify({ content: sentence(), namespace: `ns${i % 4}` }),
   }));
 const probes = () => Array.from({ length: REMEMBER_N }, () => ({ path: '/livez' }));
-// Warm-up, not counted: compiled code, planned statements and connections are ready for both.
-await load('GET', probes(), 1);
-await load('POST', remembers(200), 1);
-const probe = await load('GET', probes(), 1);
-const sequential = await load('POST', remembers(), 1);
-const concurrent = await load('POST', remembers(), 8);
 const rate = (r: { perSecond: number; latencies: number[] }) =>
   `${r.perSecond.toFixed(0)}/s (p50 ${ms(percentile(r.latencies, 50))} ms, p95 ${ms(percentile(r.latencies, 95))} ms)`;
 console.log(`remember over HTTP, one client, ${REMEMBER_N} each:`);
-console.log(`  one at a time: ${rate(sequential)}`);
-console.log(`  8 in flight:   ${rate(concurrent)}`);
-console.log(`  GET /livez one at a time (HTTP ceiling): ${rate(probe)}`);
+for (const thread of [true, false]) {
+  const target = thread ? { app, url: base } : await open(false);
+  // Warm-up, not counted: compiled code, planned statements and connections are ready for both.
+  await load('GET', probes(), 1, target.url);
+  await load('POST', remembers(200), 1, target.url);
+  const probe = await load('GET', probes(), 1, target.url);
+  const sequential = await load('POST', remembers(), 1, target.url);
+  const concurrent = await load('POST', remembers(), 8, target.url);
+  console.log(`  embedded database ${thread ? 'on its own thread (default)' : 'in the service thread'}:`);
+  console.log(`    one at a time: ${rate(sequential)}`);
+  console.log(`    8 in flight:   ${rate(concurrent)}`);
+  console.log(`    GET /livez one at a time (HTTP ceiling): ${rate(probe)}`);
+  if (!thread) await target.app.close();
+}
 
 // 2. /import, batches of 5000 lines per request, over HTTP.
 const importTo = async (target: number) => {

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
@@ -20,6 +20,8 @@ export interface OpenDatabaseOptions<C extends PrismaLike> {
   url?: string | undefined;
   /** Embedded database directory, or `memory://` for a throwaway in-memory one. */
   dataDir: string;
+  /** Run the embedded database on its own thread (the default), or in this one. */
+  thread?: boolean;
   migrationsDir: string;
   /** `apply` pending migrations, or `verify` that none is pending; `auto`: apply on PGlite, verify on Postgres. */
   migrate: 'auto' | 'apply' | 'verify';
@@ -56,11 +58,12 @@ async function openPostgres(url: string, poolMax: number): Promise<Engine> {
   return { driver: postgresDriver(pool), adapter: new PrismaPg(pool), shutdown: () => pool.end() };
 }
 
-async function openPglite(dataDir: string): Promise<Engine> {
+async function openPglite(dataDir: string, thread: boolean): Promise<Engine> {
   const inMemory = dataDir === 'memory://';
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
-    const db = await PGliteThread.open(inMemory ? undefined : dataDir);
+    const path = inMemory ? undefined : dataDir;
+    const db = thread ? await PGliteThread.open(path) : await PGlite.create(path);
     return {
       driver: pgliteDriver(db),
       // The adapter calls only query, exec and transaction, which the thread offers with PGlite's semantics.
@@ -83,7 +86,7 @@ async function openPglite(dataDir: string): Promise<Engine> {
 export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOptions<C>): Promise<Database<C>> {
   const engine = options.url
     ? await openPostgres(options.url, options.poolMax ?? 10)
-    : await openPglite(options.dataDir);
+    : await openPglite(options.dataDir, options.thread ?? true);
   const { driver } = engine;
   let appliedMigrations: string[] = [];
   try {

@@ -18,20 +18,29 @@ function recordingClient(adapter: DriverAdapterFactory) {
   return client;
 }
 
-async function open(url: string | undefined, dataDir: string, migrate: 'auto' | 'apply' | 'verify' = 'auto') {
+async function open(
+  url: string | undefined,
+  dataDir: string,
+  migrate: 'auto' | 'apply' | 'verify' = 'auto',
+  thread?: boolean,
+) {
   return openDatabase({
     url,
     dataDir,
     migrate,
+    thread,
     migrationsDir: await migrationsFixture(MIGRATIONS),
     createClient: recordingClient,
   });
 }
 
 describe('openDatabase on the embedded database', () => {
-  it('applies migrations at start, keeps data in its directory, and closes once', async () => {
+  it.each([
+    ['on its own thread', true],
+    ['in this thread', false],
+  ])('%s: applies migrations at start, keeps data in its directory, and closes once', async (_, thread) => {
     const dir = await mkdtemp(join(tmpdir(), 'trove-data-'));
-    const db = await open(undefined, dir);
+    const db = await open(undefined, dir, 'auto', thread);
     expect(db.kind).toBe('pglite');
     expect(db.appliedMigrations).toEqual(['20260101000000_init']);
     await db.ping();
@@ -40,7 +49,7 @@ describe('openDatabase on the embedded database', () => {
     expect(db.prisma.disconnected).toBe(1);
     await expect(db.ping()).rejects.toThrow();
 
-    const again = await open(undefined, dir);
+    const again = await open(undefined, dir, 'auto', thread);
     expect(again.appliedMigrations).toEqual([]);
     expect(await again.sql.query('SELECT body FROM notes')).toEqual([{ body: 'kept' }]);
     await again.close();
