@@ -54,22 +54,20 @@ export class Autovacuum {
    */
   async start(): Promise<string[]> {
     if (this.sql.kind !== 'pglite') return [];
-    const tables = await this.sql.query<{ table: string; estimated: number }>(
-      `SELECT c.relname AS table, c.reltuples::float8 AS estimated FROM pg_class c
-         JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind = 'r' AND n.nspname = current_schema()`,
-    );
     const analysed: string[] = [];
-    for (const { table, estimated } of tables) {
-      const [row] = await this.sql.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM ${quoteIdent(table)}`);
+    for (const t of await this.activity()) {
+      const name = quoteIdent(t.table);
+      const [row] = await this.sql.query<{ n: number }>(`SELECT count(*)::float8 AS n FROM ${name}`);
       const actual = Number(row?.n ?? 0);
-      if (Number(estimated) < 0 ? actual > 0 : Math.abs(actual - Number(estimated)) > analyzeThreshold(estimated)) {
-        await this.analyze(table);
-        analysed.push(table);
+      const estimated = Number(t.reltuples);
+      if (estimated < 0 ? actual > 0 : Math.abs(actual - estimated) > analyzeThreshold(estimated)) {
+        await this.analyze(t.table);
+        analysed.push(t.table);
       }
-      await this.sql.exec(`VACUUM ${quoteIdent(table)}`);
+      await this.sql.exec(`VACUUM ${name}`);
+      // The vacuum merged every pending GIN entry counted so far.
+      this.writesAtMerge.set(t.table, Number(t.indexedWrites));
     }
-    for (const t of await this.activity()) this.writesAtMerge.set(t.table, Number(t.indexedWrites));
     this.schedule();
     return analysed;
   }

@@ -66,7 +66,7 @@ async function openPglite(dataDir: string, thread: boolean): Promise<Engine> {
     const db = thread ? await PGliteThread.open(path) : await PGlite.create(path);
     return {
       driver: pgliteDriver(db),
-      // The adapter calls only query, exec and transaction, which the thread offers with PGlite's semantics.
+      // The adapter calls only query, exec and transaction, which the thread also offers, with PGlite's semantics.
       adapter: new PrismaPGlite(db as unknown as PGlite),
       shutdown: async () => {
         try {
