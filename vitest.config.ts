@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Prints, at the end, what was skipped for want of a tool or server (tests/support/requirements.ts).
+    globalSetup: ['tests/support/skip-summary.ts'],
+    // Bounds for a test that hangs, not for speed: on a machine busy with other work, starting an app
+    // on an embedded database alone can take half a minute.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Quiet logs in tests unless a developer asks for them.
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
   },

@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { configTable, type EnvSchema, envExample } from '@trove/service-kit';
+import { configSchema as embedderSchema } from '../apps/embedder/src/config.ts';
 import { configSchema as errorsSchema } from '../apps/errors-api/src/config.ts';
 import { configSchema as memorySchema } from '../apps/memory-api/src/config.ts';
 import { configSchema as vectorizeSchema } from '../apps/vectorize-api/src/config.ts';
@@ -15,26 +16,31 @@ export const SCHEMAS: Record<string, EnvSchema> = {
   'memory-api': memorySchema,
   'vectorize-api': vectorizeSchema,
   'errors-api': errorsSchema,
+  embedder: embedderSchema,
 };
+
+/** Apps whose table lives in their own README rather than the repository's. */
+const OWN_README: Record<string, string> = { embedder: 'apps/embedder/README.md' };
 
 /** The files as they should be: path -> content. */
 export async function expectedDocs(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  const readmePath = join(ROOT, 'README.md');
-  let readme = await readFile(readmePath, 'utf8');
+  const readmes = new Map<string, string>();
   for (const [app, schema] of Object.entries(SCHEMAS)) {
     files.set(
       join(ROOT, 'apps', app, '.env.example'),
       `# ${app}: every variable it reads, at its default.\n\n${envExample(schema)}`,
     );
+    const readmePath = join(ROOT, OWN_README[app] ?? 'README.md');
+    const readme = readmes.get(readmePath) ?? (await readFile(readmePath, 'utf8'));
     const start = `<!-- config:${app} -->`;
     const end = `<!-- /config:${app} -->`;
     const from = readme.indexOf(start);
     const to = readme.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`README.md lacks the markers ${start} ... ${end}`);
-    readme = `${readme.slice(0, from + start.length)}\n${configTable(schema)}\n${readme.slice(to)}`;
+    if (from < 0 || to < from) throw new Error(`${readmePath} lacks the markers ${start} ... ${end}`);
+    readmes.set(readmePath, `${readme.slice(0, from + start.length)}\n${configTable(schema)}\n${readme.slice(to)}`);
   }
-  files.set(readmePath, readme);
+  for (const [path, content] of readmes) files.set(path, content);
   return files;
 }
 

@@ -17,7 +17,8 @@ const APPS = [
   { name: 'errors-api', portVar: 'ERRORS_API_PORT', port: 8769, health: '/health' },
 ] as const;
 
-const STARTUP_TIMEOUT_MS = 120_000;
+// A bound for a hang, not for speed: a first start on a busy machine builds the GloVe cache too.
+const STARTUP_TIMEOUT_MS = 300_000;
 
 // The launcher's own variables, validated like every service's (one line naming the variable).
 let ports: Record<string, number>;
@@ -81,17 +82,35 @@ async function waitHealthy(app: (typeof running)[number], child: ChildProcess): 
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${app.name} did not become healthy on port ${app.port}`);
+  throw new Error(
+    `${app.name} did not answer http://127.0.0.1:${app.port}${app.health} within ${STARTUP_TIMEOUT_MS / 1000} s`,
+  );
 }
 
+const healthy = new Set<string>();
+const started = Date.now();
+// Says what it is still waiting for, so a slow first start (the GloVe cache) is not a silent one.
+const progress = setInterval(() => {
+  const waiting = running.filter((a) => !healthy.has(a.name));
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(
+    `waiting ${seconds} s for ${waiting.map((a) => `${a.name} (http://127.0.0.1:${a.port}${a.health})`).join(', ')}`,
+  );
+}, 5_000);
 try {
-  await Promise.all(running.map((app) => waitHealthy(app, app.child)));
+  await Promise.all(
+    running.map(async (app) => {
+      await waitHealthy(app, app.child);
+      healthy.add(app.name);
+    }),
+  );
 } catch (err) {
   if (!stopping) {
     console.error((err as Error).message);
     await stopAll(1);
   }
 }
+clearInterval(progress);
 if (!stopping) {
   const lines = running.map((a) => `  ${a.name.padEnd(14)} http://localhost:${a.port}   (health: ${a.health})`);
   console.log(`\nTrove is running:\n${lines.join('\n')}\nPress Ctrl+C to stop.\n`);

@@ -11,6 +11,7 @@ import { readConfig as readMemoryConfig } from '../apps/memory-api/src/config.ts
 import { openMemoryDatabase } from '../apps/memory-api/src/db.ts';
 import type { PrismaClient as MemoryPrisma } from '../apps/memory-api/src/generated/prisma/client.ts';
 import { freePort, spawnTs, startApp } from './support/processes.ts';
+import { missing } from './support/requirements.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
@@ -21,7 +22,7 @@ const apps = [
 
 const engines = [
   { engine: 'pglite', env: async () => ({ env: { DATA_DIR: 'memory://' }, drop: async () => {} }) },
-  ...(serverUrl
+  ...(serverUrl && !missing('postgres')
     ? [
         {
           engine: 'postgres',
@@ -67,7 +68,7 @@ describe.each(apps.flatMap((a) => engines.map((e) => ({ ...a, ...e }))))('$app P
   });
 });
 
-describe.skipIf(!serverUrl)('migrate command against Postgres', () => {
+describe.skipIf(missing('postgres'))('migrate command against Postgres', () => {
   let database: ThrowawayDatabase;
   beforeAll(async () => {
     database = await createThrowawayDatabase(serverUrl as string, 'migrate');

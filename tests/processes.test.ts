@@ -99,7 +99,7 @@ describe('SIGTERM during a burst of requests', () => {
 });
 
 describe('npm start', () => {
-  it('starts all three APIs, prints their addresses, and stops them all on SIGTERM', async () => {
+  it('starts all three APIs, prints their addresses, and stops them all on SIGTERM', { timeout: 400_000 }, async () => {
     const ports = { 'memory-api': await freePort(), 'vectorize-api': await freePort(), 'errors-api': await freePort() };
     const launcher = spawnTs('scripts/start.ts', {
       MEMORY_API_PORT: String(ports['memory-api']),
@@ -108,13 +108,20 @@ describe('npm start', () => {
       DATA_ROOT: await mkdtemp(join(tmpdir(), 'trove-start-')),
     });
     try {
-      const deadline = Date.now() + 90_000;
+      // Generous: a first start on a busy machine builds the GloVe cache while two other apps start.
+      const deadline = Date.now() + 330_000;
       while (
         !launcher.output().includes('Trove is running') &&
         Date.now() < deadline &&
         launcher.child.exitCode === null
       ) {
         await new Promise((r) => setTimeout(r, 200));
+      }
+      if (!launcher.output().includes('Trove is running')) {
+        const why = launcher.child.exitCode === null ? 'within 330 s' : `before it exited (${launcher.child.exitCode})`;
+        throw new Error(
+          `npm start did not print "Trove is running" ${why}; its output:\n${launcher.output().slice(-3000)}`,
+        );
       }
       for (const [app, port] of Object.entries(ports) as [AppName, number][]) {
         expect(launcher.output()).toContain(`http://localhost:${port}`);

@@ -75,15 +75,51 @@ export async function startApp(app: AppName, env: Record<string, string> = {}): 
   const spawned = spawnTs(`apps/${app}/src/server.ts`, { HOST: '127.0.0.1', PORT: String(port), ...env });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}${HEALTH_PATH[app]}`, 60_000, spawned.exit);
+    // Generous: correctness, not this machine's speed (a busy machine starts an app in tens of seconds).
+    await waitFor(`${url}${HEALTH_PATH[app]}`, 150_000, spawned.exit);
+  } catch (err) {
+    spawned.child.kill('SIGKILL');
+    throw new Error(`${app} did not start: ${(err as Error).message}; its output:\n${spawned.output().slice(-3000)}`);
+  }
+  return {
+    ...spawned,
+    port,
+    url,
+    stop: async () => {
+      if (spawned.child.exitCode === null) spawned.child.kill('SIGTERM');
+      return spawned.exit;
+    },
+  };
+}
+
+export interface RunningEmbedder extends Spawned {
+  /** gRPC target, e.g. 127.0.0.1:40123. */
+  target: string;
+  /** The side port: /livez, /readyz, /metrics. */
+  httpUrl: string;
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts apps/embedder as its own process on loopback and waits until its model is loaded. */
+export async function startEmbedder(env: Record<string, string> = {}): Promise<RunningEmbedder> {
+  const [grpcPort, httpPort] = [await freePort(), await freePort()];
+  const spawned = spawnTs('apps/embedder/src/server.ts', {
+    HOST: '127.0.0.1',
+    GRPC_PORT: String(grpcPort),
+    PORT: String(httpPort),
+    ...env,
+  });
+  const httpUrl = `http://127.0.0.1:${httpPort}`;
+  try {
+    await waitFor(`${httpUrl}/readyz`, 120_000, spawned.exit);
   } catch (err) {
     spawned.child.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n${spawned.output()}`);
   }
   return {
     ...spawned,
-    port,
-    url,
+    target: `127.0.0.1:${grpcPort}`,
+    httpUrl,
     stop: async () => {
       if (spawned.child.exitCode === null) spawned.child.kill('SIGTERM');
       return spawned.exit;

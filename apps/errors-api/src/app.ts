@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
-import { createSharedState, type SharedState, sharedStateChecks } from '@trove/shared-state';
+import { createSharedState, type SharedState, serviceKeyPrefix, sharedStateChecks } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AlertEngine } from './alerts/alert-engine.ts';
@@ -19,7 +19,9 @@ import { ingestRoutes } from './routes/ingest/index.ts';
 import { issueRoutes } from './routes/issues/index.ts';
 import { projectRoutes } from './routes/projects/index.ts';
 import { ruleRoutes } from './routes/rules/index.ts';
+import { ruleEditRoutes } from './routes/rules/rule-edits.ts';
 import { setupRoutes } from './routes/setup/index.ts';
+import { webRoutes } from './routes/web/index.ts';
 import { wsRoutes } from './routes/ws/index.ts';
 
 export interface ErrorsAppOptions {
@@ -40,10 +42,10 @@ export const errorsApp = fp<ErrorsAppOptions>(
     await registerOpenApi(app);
     await app.register(serviceKit, {
       service: SERVICE,
-      checks: {
-        database: () => db.ping(),
-        ...sharedStateChecks(state),
-      },
+      checks: { database: () => db.ping() },
+      // Without Redis ingest still takes events (rate limits per replica) and the rest serves on,
+      // so an outage is reported but never takes every replica out of the load balancer.
+      softChecks: sharedStateChecks(state),
     });
     await app.register(cookie);
     await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -54,14 +56,15 @@ export const errorsApp = fp<ErrorsAppOptions>(
       db,
       state,
       logger,
-      projectKeys: new ProjectKeys(db, state),
+      projectKeys: new ProjectKeys(db, state, logger),
       writer: new EventWriter(db, config.INGEST_BATCH_MAX, logger),
       live: new LiveUpdates(state, logger),
-      alerts: new AlertEngine(db, config, logger),
+      alerts: new AlertEngine(db, config, logger, state),
     };
     ctx.writer.onIssueChanges(ctx.live.onIssueChanges);
     ctx.writer.onIssueChanges(ctx.alerts.onIssueChanges);
     await ctx.projectKeys.start();
+    await ctx.alerts.start();
     await ctx.live.start();
     app.decorate('errors', ctx);
     app.addHook('onClose', async () => {
@@ -77,15 +80,21 @@ export const errorsApp = fp<ErrorsAppOptions>(
     await app.register(projectRoutes, ctx);
     await app.register(issueRoutes, ctx);
     await app.register(ruleRoutes, ctx);
+    await app.register(ruleEditRoutes, ctx);
     await app.register(wsRoutes, ctx);
     await app.register(ingestRoutes, ctx);
+    await app.register(webRoutes, ctx);
   },
   { name: SERVICE },
 );
 
 /** Opens the app's dependencies and returns a ready server; closing the server closes them. */
 export async function buildErrorsApp(config: ErrorsConfig, logger: Logger): Promise<FastifyInstance> {
-  const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:errors:', logger });
+  const state = createSharedState({
+    redisUrl: config.REDIS_URL,
+    keyPrefix: serviceKeyPrefix(config, 'errors'),
+    logger,
+  });
   const db = await openErrorsDatabase(config, config.MIGRATE_ON_START, logger).catch(async (err) => {
     await state.close();
     throw err;

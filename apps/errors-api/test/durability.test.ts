@@ -30,11 +30,13 @@ describe('durability', () => {
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
+  // A bound for correctness, not speed: two process starts and 150+ events on a busy machine.
   it('keeps every event answered with 200 when the server is killed mid-stream', async () => {
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'error' };
     const first = await startApp('errors-api', env);
     let sdk: ReturnType<typeof sentryClient>;
     let sent = 0;
+    let inFlightAtKill = 0;
     try {
       const { dsn } = await setUp(first.url);
       sdk = sentryClient(dsn);
@@ -53,6 +55,8 @@ describe('durability', () => {
           await new Promise((r) => setTimeout(r, 1));
         }
       }
+      // Counted at the kill itself: answers already on their way may still arrive after it.
+      inFlightAtKill = outstanding();
       first.child.kill('SIGKILL');
       expect((await first.exit).signal).toBe('SIGKILL');
       await sdk.flush();
@@ -61,8 +65,8 @@ describe('durability', () => {
     }
     const acknowledged = sdk.responses.filter((r) => r.statusCode === 200).map((r) => r.eventId as string);
     expect(acknowledged.length).toBeGreaterThanOrEqual(150);
-    // The kill really came mid-stream: some events went out and never got their answer.
-    expect(sent).toBeGreaterThan(acknowledged.length);
+    // The kill really came mid-stream: some events were out without their answer yet.
+    expect(inFlightAtKill).toBeGreaterThan(0);
 
     const second = await startApp('errors-api', env);
     try {
@@ -79,5 +83,5 @@ describe('durability', () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 120_000);
 });

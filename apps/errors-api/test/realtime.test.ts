@@ -1,6 +1,7 @@
 import { createThrowawayDatabase } from '@trove/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { missing } from '../../../tests/support/requirements.ts';
 import { envelope, newEventId } from './support/envelopes.ts';
 import { ADMIN, client, type Running, setUp, startErrorsApi } from './support/harness.ts';
 
@@ -94,8 +95,7 @@ describe('live updates over the WebSocket', () => {
 });
 
 // Replicas share Postgres and Redis: an event ingested on one reaches sockets on the other.
-const replicated = Boolean(process.env.TEST_DATABASE_URL && process.env.REDIS_URL);
-describe.runIf(replicated)('live updates across two replicas sharing Redis', () => {
+describe.skipIf(missing('postgres', 'redis'))('live updates across two replicas sharing Redis', () => {
   it('fans IssueCreated out to a socket on the other replica', async () => {
     const db = await createThrowawayDatabase(process.env.TEST_DATABASE_URL as string, 'errors_ws');
     const env = { DATABASE_URL: db.url, MIGRATE_ON_START: 'apply', REDIS_URL: process.env.REDIS_URL as string };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { missing } from '../../../tests/support/requirements.ts';
 import { envelope, newEventId } from './support/envelopes.ts';
 import { type Running, setUp, startErrorsApi } from './support/harness.ts';
 
@@ -40,6 +41,7 @@ const ROUTES = [
   '/api/0/rules/{id}',
   '/api/0/rules/{id}/toggle',
   '/api/0/rules/{id}/deliveries',
+  '/api/0/rules/{id}/test',
   '/api/0/ws',
   '/api/{project_id}/envelope/',
   '/api/{project_id}/store/',
@@ -56,29 +58,31 @@ describe('system routes', () => {
     expect(await missing.json()).toEqual({ error: 'no route for GET /api/0/nothing' });
   });
 
-  it('serves Prometheus metrics that promtool accepts, ingest counters included', async () => {
-    const { dsn } = await setUp(server.url);
-    const key = new URL(dsn);
-    await fetch(`${server.url}/api${key.pathname}/envelope/?sentry_key=${key.username}`, {
-      method: 'POST',
-      body: envelope({ event_id: newEventId(), message: 'counted' }),
-    });
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    expect(text).toMatch(/errors_ingest_events_total\{outcome="accepted",service="errors-api"\} 1/);
-    expect(text).toContain('route="/api/:project_id/envelope/",status_code="200"');
-    const dir = await mkdtemp(join(tmpdir(), 'errors-metrics-'));
-    try {
-      await writeFile(join(dir, 'metrics.txt'), text);
-      const result = await promisify(execFile)('sh', [
-        '-c',
-        `promtool check metrics < ${join(dir, 'metrics.txt')}`,
-      ]).catch((err: { code?: number; stderr?: string }) => err);
-      if ((result as { code?: number | string }).code === 127) return; // promtool not installed here
-      expect((result as { stderr?: string }).stderr ?? '').toBe('');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(missing('promtool'))(
+    'serves Prometheus metrics that promtool accepts, ingest counters included',
+    async () => {
+      const { dsn } = await setUp(server.url);
+      const key = new URL(dsn);
+      await fetch(`${server.url}/api${key.pathname}/envelope/?sentry_key=${key.username}`, {
+        method: 'POST',
+        body: envelope({ event_id: newEventId(), message: 'counted' }),
+      });
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      expect(text).toMatch(/errors_ingest_events_total\{outcome="accepted",service="errors-api"\} 1/);
+      expect(text).toContain('route="/api/:project_id/envelope/",status_code="200"');
+      const dir = await mkdtemp(join(tmpdir(), 'errors-metrics-'));
+      try {
+        await writeFile(join(dir, 'metrics.txt'), text);
+        const result = await promisify(execFile)('sh', [
+          '-c',
+          `promtool check metrics < ${join(dir, 'metrics.txt')}`,
+        ]).catch((err: { code?: number; stderr?: string }) => err);
+        expect((result as { stderr?: string }).stderr ?? '').toBe('');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('serves the explorer and an OpenAPI document that covers every route', async () => {
     const page = await fetch(`${server.url}/api/docs/`, { redirect: 'follow' });

@@ -1,116 +1,130 @@
 /**
- * Retrieval quality on the labelled set: recall_any@5, recall_all@5, nDCG@10 and MRR per strategy,
- * per category, and how often `strict` correctly returns nothing for questions with no answer.
+ * Retrieval quality on long multi-session conversations (bench/conversations/): recall_any@5 and
+ * recall_all@5 per kind of question, for every strategy and for a plain Okapi BM25 baseline
+ * implemented here, with recall p50/p95 ms. Conversations with an even index are the tuning half;
+ * the figures are for the held-back odd half unless QUALITY_HALF=tuning (or all).
  *   npm run bench:quality -w apps/memory-api
+ * The older hand-written set is a regression check: npm run bench:regression -w apps/memory-api
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { RECALL_STRATEGIES, readConfig } from '../src/config.ts';
-import { type LabelledQuery, loadRetrievalSet } from './retrieval-set.ts';
+import { ARM_WEIGHTS } from '../src/recall/recall.ts';
+import { RERANK_WEIGHTS } from '../src/recall/rerank.ts';
+import { VECTOR_QUERY } from '../src/recall/vector-query.ts';
+import { Bm25Baseline } from './conversations/bm25.ts';
+import { generateConversations, type Question, type QuestionKind } from './conversations/generate.ts';
+import { percentile } from './synthetic.ts';
+
+const CONVERSATIONS = Number(process.env.QUALITY_CONVERSATIONS ?? 20);
+const SEED = Number(process.env.QUALITY_SEED ?? 16);
+const HALF = process.env.QUALITY_HALF ?? 'held-back';
+const STRATEGIES = (process.env.QUALITY_STRATEGIES ?? ['bm25', ...RECALL_STRATEGIES].join(',')).split(',');
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
-// The rest of the configuration (bounds, default strategy) can be varied through the environment.
 const app = await buildMemoryApp(
   readConfig({ ...process.env, DATA_DIR: 'memory://', DATABASE_URL: '', EMBEDDINGS_CACHE_DIR: cacheDir }),
   logger,
 );
 const post = async (url: string, body: unknown) =>
   (await app.inject({ method: 'POST', url, payload: body as object })).json();
+const sql = app.memoryStore.db.sql;
+/** The baseline's terms: Postgres's English parser, stemmer and stop words, as the service uses. */
+const terms = async (text: string) =>
+  (
+    await sql.query<{ lexeme: string; n: number }>(
+      `SELECT lexeme, cardinality(positions) AS n FROM unnest(to_tsvector('english', $1::text))`,
+      [text],
+    )
+  ).flatMap((r) => Array.from({ length: Number(r.n) }, () => r.lexeme));
 
-const { memories, corrections, queries } = loadRetrievalSet();
+const conversations = generateConversations(CONVERSATIONS, SEED);
+const inHalf = (i: number) => HALF === 'all' || (HALF === 'tuning' ? i % 2 === 0 : i % 2 === 1);
+const started = performance.now();
 const idOf = new Map<string, string>();
-let duplicates = 0;
-for (const m of memories) {
-  const res = await post('/remember', { content: m.content, namespace: m.namespace });
-  if (res.duplicate) duplicates++;
-  idOf.set(m.key, res.id);
+const baselines = new Map<string, Bm25Baseline>();
+let turns = 0;
+for (const [i, c] of conversations.entries()) {
+  if (!inHalf(i)) continue;
+  const baseline = new Bm25Baseline();
+  baselines.set(c.namespace, baseline);
+  for (const t of c.turns) {
+    const res = await post('/remember', {
+      content: t.text,
+      namespace: c.namespace,
+      metadata: { session: t.session, session_date: t.sessionDate, speaker: t.speaker },
+    });
+    idOf.set(t.id, res.id);
+    if (res.created !== false && !res.duplicate) baseline.add(res.id, await terms(t.text));
+    turns++;
+  }
 }
-let rightSupersession = 0;
-for (const c of corrections) {
-  const res = await post('/remember', { content: c.content, namespace: c.namespace, detect_contradiction: true });
-  idOf.set(c.key, res.id);
-  if (res.superseded?.id === idOf.get(c.supersedes)) rightSupersession++;
-}
+const asked = conversations.flatMap((c, i) => (inHalf(i) ? c.questions.map((q) => ({ ...q, c })) : []));
 console.log(
-  `retrieval set: ${memories.length + corrections.length} memories in 4 namespaces (${duplicates} taken as duplicates), ` +
-    `${queries.length} queries; corrections that retired the memory they correct: ${rightSupersession}/${corrections.length}`,
+  `${turns} turns in ${baselines.size} conversations (${HALF} half of ${CONVERSATIONS}, seed ${SEED}), ` +
+    `${asked.length} questions; loaded in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 
-interface Scores {
-  any5: number;
-  all5: number;
-  ndcg10: number;
-  mrr: number;
+const KINDS: QuestionKind[] = ['single-hop', 'multi-hop', 'temporal', 'open-domain'];
+interface Outcome {
+  kind: QuestionKind;
+  any: number;
+  all: number;
 }
-function score(q: LabelledQuery, ranked: string[]): Scores {
-  const want = new Set(q.expected.map((k) => idOf.get(k)));
-  const top5 = ranked.slice(0, 5);
-  const hits5 = top5.filter((id) => want.has(id)).length;
-  let dcg = 0;
-  ranked.slice(0, 10).forEach((id, i) => {
-    if (want.has(id)) dcg += 1 / Math.log2(i + 2);
-  });
-  let idcg = 0;
-  for (let i = 0; i < Math.min(want.size, 10); i++) idcg += 1 / Math.log2(i + 2);
-  const first = ranked.slice(0, 10).findIndex((id) => want.has(id));
-  return {
-    any5: hits5 > 0 ? 1 : 0,
-    all5: hits5 === want.size ? 1 : 0,
-    ndcg10: dcg / idcg,
-    mrr: first < 0 ? 0 : 1 / (first + 1),
-  };
+function outcome(q: Question, ranked: string[]): Outcome {
+  const want = new Set(q.gold.map((g) => idOf.get(g)));
+  const found = ranked.slice(0, 5).filter((id) => want.has(id)).length;
+  return { kind: q.kind, any: found > 0 ? 1 : 0, all: found === want.size ? 1 : 0 };
 }
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const f = (x: number) => x.toFixed(3);
-
-const answerable = queries.filter((q) => q.category !== 'abstain');
-const abstain = queries.filter((q) => q.category === 'abstain');
-const categories = [...new Set(answerable.map((q) => q.category))];
-const rows: string[] = [];
-const byCategory: string[] = [];
-for (const strategy of RECALL_STRATEGIES) {
-  const all: Scores[] = [];
-  const perCategory = new Map<string, Scores[]>();
-  for (const q of answerable) {
-    const res = (await post('/recall', { query: q.query, strategy, limit: 10 })) as { id: string }[];
-    const s = score(
-      q,
-      res.map((r) => r.id),
+const counts = KINDS.map((k) => `${k} (${asked.filter((q) => q.kind === k).length})`);
+console.log(`\nrecall_any@5 / recall_all@5, ${HALF} half\n`);
+console.log(`| strategy | all (${asked.length}) | ${counts.join(' | ')} | p50 / p95 ms |`);
+console.log(`|---|---|${KINDS.map(() => '---|').join('')}---|`);
+// QUALITY_TUNE="forward=0.3,time=0.5;forward=0" runs every strategy once per setting (tuning).
+const settings = (process.env.QUALITY_TUNE ?? '').split(';');
+const defaults = { ...RERANK_WEIGHTS };
+const armDefaults = { ...ARM_WEIGHTS };
+const vectorDefaults = { ...VECTOR_QUERY };
+for (const setting of settings)
+  for (const strategy of STRATEGIES) {
+    Object.assign(RERANK_WEIGHTS, defaults);
+    Object.assign(ARM_WEIGHTS, armDefaults);
+    Object.assign(VECTOR_QUERY, vectorDefaults);
+    for (const kv of setting.split(',').filter(Boolean)) {
+      const [k, v] = kv.split('=') as [string, string];
+      if (k in ARM_WEIGHTS) (ARM_WEIGHTS as Record<string, number>)[k] = Number(v);
+      else if (k in VECTOR_QUERY) (VECTOR_QUERY as Record<string, number>)[k] = Number(v);
+      else (RERANK_WEIGHTS as Record<string, number>)[k] = Number(v);
+    }
+    if (strategy === 'bm25' && setting !== settings[0]) continue;
+    const outcomes: Outcome[] = [];
+    const ms: number[] = [];
+    for (const q of asked) {
+      const s = performance.now();
+      let ranked: string[];
+      if (strategy === 'bm25') {
+        ranked = (baselines.get(q.c.namespace) as Bm25Baseline).search(await terms(q.text), 10);
+      } else {
+        const res = (await post('/recall', { query: q.text, namespace: q.c.namespace, strategy, limit: 10 })) as {
+          id: string;
+        }[];
+        ranked = res.map((r) => r.id);
+      }
+      ms.push(performance.now() - s);
+      outcomes.push(outcome(q, ranked));
+    }
+    const cell = (os: Outcome[]) => `${f(mean(os.map((o) => o.any)))} / ${f(mean(os.map((o) => o.all)))}`;
+    const perKind = KINDS.map((k) => cell(outcomes.filter((o) => o.kind === k)));
+    const name =
+      strategy === 'bm25' ? 'plain BM25 (baseline, in the benchmark)' : `${strategy}${setting ? ` ${setting}` : ''}`;
+    console.log(
+      `| ${name} | ${cell(outcomes)} | ${perKind.join(' | ')} | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} |`,
     );
-    all.push(s);
-    perCategory.set(q.category, [...(perCategory.get(q.category) ?? []), s]);
   }
-  let abstained = 0;
-  for (const q of abstain) {
-    const res = (await post('/recall', { query: q.query, strategy, strict: true })) as unknown[];
-    if (res.length === 0) abstained++;
-  }
-  let strictAny = 0;
-  for (const q of answerable) {
-    const res = (await post('/recall', { query: q.query, strategy, strict: true, limit: 10 })) as { id: string }[];
-    strictAny += score(
-      q,
-      res.map((r) => r.id),
-    ).any5;
-  }
-  rows.push(
-    `| ${strategy} | ${f(mean(all.map((s) => s.any5)))} | ${f(mean(all.map((s) => s.all5)))} | ${f(mean(all.map((s) => s.ndcg10)))} | ${f(mean(all.map((s) => s.mrr)))} | ${f(strictAny / answerable.length)} | ${abstained}/${abstain.length} |`,
-  );
-  byCategory.push(
-    `| ${strategy} | ${categories.map((c) => f(mean((perCategory.get(c) ?? []).map((s) => s.any5)))).join(' | ')} |`,
-  );
-}
-console.log(`\n${answerable.length} answerable queries, no namespace given (all namespaces searched)\n`);
-console.log(
-  '| strategy | recall_any@5 | recall_all@5 | nDCG@10 | MRR | recall_any@5 strict | no-answer queries with strict → empty |',
-);
-console.log('|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(r);
-console.log(
-  `\nrecall_any@5 by category\n\n| strategy | ${categories.join(' | ')} |\n|---|${categories.map(() => '---|').join('')}`,
-);
-for (const r of byCategory) console.log(r);
 await app.close();

@@ -1,14 +1,15 @@
 import type { Embedder } from '@trove/embeddings';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
-import { createSharedState, type SharedState, sharedStateChecks } from '@trove/shared-state';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { registerAuth } from './auth/auth.ts';
 import type { MemoryConfig } from './config.ts';
 import type { MemoryContext } from './context.ts';
 import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
+import { applyDocumentChanges, reloadDocumentIndex } from './documents/document-index.ts';
 import { openEmbedder } from './embedder.ts';
 import { MemoryStore } from './memories/memory-store.ts';
+import { VectorFeed } from './memories/vector-feed.ts';
 import { SERVICE } from './meta.ts';
 import { aiRoutes } from './routes/ai/index.ts';
 import { documentRoutes } from './routes/documents/index.ts';
@@ -41,7 +42,6 @@ declare module 'fastify' {
 export interface MemoryAppOptions {
   config: MemoryConfig;
   db: MemoryDatabase;
-  state: SharedState;
   /** Defaults to the configured one (EMBEDDER). */
   embedder?: Embedder;
 }
@@ -51,23 +51,37 @@ export interface MemoryAppOptions {
  * The vector index is built from stored embeddings before the first request is served.
  */
 export const memoryApp = fp<MemoryAppOptions>(
-  async (app, { config, db, state, embedder }) => {
-    await app.register(serviceKit, {
-      service: SERVICE,
-      checks: {
-        database: () => db.ping(),
-        ...sharedStateChecks(state),
-      },
-    });
+  async (app, { config, db, embedder }) => {
+    // Only the database: memory-api shares nothing through Redis, so it neither opens nor waits for it.
+    await app.register(serviceKit, { service: SERVICE, checks: { database: () => db.ping() } });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
     const routes = collectRoutes(app);
-    const store = new MemoryStore(db, embedder ?? (await openEmbedder(config)), {
+    const resolved = embedder ?? (await openEmbedder(config));
+    if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);
+    // Only an embedder this app opened is closed with it; one handed in belongs to the caller.
+    if (!embedder && resolved.close) app.addHook('onClose', () => resolved.close?.() as Promise<void>);
+    const store = new MemoryStore(db, resolved, {
       duplicate: config.DUPLICATE_THRESHOLD,
       link: config.LINK_THRESHOLD,
       contradiction: config.CONTRADICTION_THRESHOLD,
     });
-    const built = await store.rebuildIndex();
-    app.log.info(built, 'vector index built from stored embeddings');
+    const feed = new VectorFeed(db, {
+      pollMs: config.CHANGE_FEED_POLL_MS,
+      retentionS: config.CHANGE_FEED_RETENTION_S,
+      apply: async ({ memories, documents }) => {
+        await store.applyChanges(memories);
+        await applyDocumentChanges(store, documents);
+      },
+      rebuild: async () => {
+        const built = await store.rebuildIndex();
+        app.log.info(built, 'vector index built from stored embeddings');
+        await reloadDocumentIndex(store);
+      },
+      onError: (err) => app.log.warn({ err }, 'reading the change feed of vector writes failed; retrying'),
+    });
+    await feed.start();
+    store.feed = feed;
+    app.addHook('onClose', () => feed.stop());
     app.decorate('memoryStore', store);
     const context: MemoryContext = { store, config };
     await app.register(introspectionRoutes, { ...context, routes });
@@ -100,18 +114,14 @@ export async function buildMemoryApp(
   logger: Logger,
   embedder?: Embedder,
 ): Promise<FastifyInstance> {
-  const state = createSharedState({ redisUrl: config.REDIS_URL, keyPrefix: 'trove:memory:', logger });
-  const db = await openMemoryDatabase(config, config.MIGRATE_ON_START, logger).catch(async (err) => {
-    await state.close();
-    throw err;
-  });
+  const db = await openMemoryDatabase(config, config.MIGRATE_ON_START, logger);
   const server = createServer({
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    closeWith: [db, state],
+    closeWith: [db],
     // Start-up rebuilds the vector index from stored embeddings: about 20 s at 100k memories.
     pluginTimeout: 0,
   });
-  await server.register(memoryApp, { config, db, state, ...(embedder ? { embedder } : {}) });
+  await server.register(memoryApp, { config, db, ...(embedder ? { embedder } : {}) });
   return server;
 }

@@ -1,6 +1,5 @@
 import { databaseEnv } from '@trove/data';
 import { type ConfigOf, type EnvVar, env, loadConfig, serverEnv } from '@trove/service-kit';
-import { sharedStateEnv } from '@trove/shared-state';
 
 export const RECALL_STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
 export type RecallStrategy = (typeof RECALL_STRATEGIES)[number];
@@ -30,7 +29,6 @@ const TOKEN_ITEM = /^[\x21-\x7e]{16,}$/;
 export const configSchema = {
   ...serverEnv({ port: 8767, serviceName: 'memory-api' }),
   ...databaseEnv('memory-api'),
-  ...sharedStateEnv(),
   AUTH_TOKENS: env.list({
     description:
       'Bearer tokens with full access (comma-separated). Authentication is off while this and READ_ONLY_TOKENS are both empty',
@@ -48,6 +46,18 @@ export const configSchema = {
     description:
       '`glove`: real semantic embeddings from the GloVe vectors shipped on npm (offline); `hash`: deterministic hashing, for tests only',
     default: 'glove',
+  }),
+  EMBEDDER_URL: env.optionalString({
+    description:
+      'gRPC target of the embedder service (apps/embedder), e.g. `dns:///embedder:50051` (round robin over every address); unset embeds in process with EMBEDDER',
+    pattern: /^(dns:\/\/\/)?[\w.-]+:\d{1,5}$/,
+    hint: 'dns:///host:port or host:port',
+  }),
+  EMBEDDER_DEADLINE_MS: env.int({
+    description: 'Deadline of each call to the embedder service, retries on UNAVAILABLE included',
+    default: 10_000,
+    min: 100,
+    max: 600_000,
   }),
   EMBEDDINGS_CACHE_DIR: env.string({
     description: 'Where the compact GloVe vector file is built on first start and loaded afterwards',
@@ -71,7 +81,8 @@ export const configSchema = {
     default: 0.85,
   }),
   VECTOR_MIN_SIMILARITY: fraction({
-    description: 'In `fusion` recall, vector hits below this cosine similarity do not count as found by the vector arm',
+    description:
+      'In document search (`/doc/search` hybrid, documents in unified recall), vector hits below this cosine similarity do not count as found',
     default: 0.5,
   }),
   EXTRACT_MAX_FACTS: env.int({
@@ -128,6 +139,20 @@ export const configSchema = {
     default: 10_000,
     min: 1,
     max: 1_000_000,
+  }),
+  CHANGE_FEED_POLL_MS: env.int({
+    description:
+      'How often each replica reads the change log of vector writes besides being woken by NOTIFY (a lost notification delays other replicas by at most this)',
+    default: 1000,
+    min: 10,
+    max: 60_000,
+  }),
+  CHANGE_FEED_RETENTION_S: env.int({
+    description:
+      'Seconds a change stays in the change log; a replica that falls further behind (stopped, or cut off from Postgres) rebuilds its vector index from the rows',
+    default: 3600,
+    min: 60,
+    max: 30 * 86_400,
   }),
   BODY_LIMIT_BYTES: env.int({
     description: 'Largest request body accepted (imports are the big ones)',

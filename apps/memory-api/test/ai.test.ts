@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 const FULL = 'full-access-token-0123456789';
 const READ = 'read-only-token-0123456789ab';
@@ -465,7 +466,7 @@ describe('POST /dream', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('extract and dream on Postgres', () => {
+describe.skipIf(missing('postgres'))('extract and dream on Postgres', () => {
   let pg: TestApp;
   beforeAll(async () => {
     pg = await openTestApp({ database: 'postgres' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missing } from '../../../tests/support/requirements.ts';
 import { mentionedSlugs } from '../src/documents/slugs.ts';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -235,7 +236,7 @@ describe('documents: references from memories', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('documents on Postgres', () => {
+describe.skipIf(missing('postgres'))('documents on Postgres', () => {
   let pg: TestApp;
   beforeAll(async () => {
     pg = await openTestApp({ database: 'postgres' });

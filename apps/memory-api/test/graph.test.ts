@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 // The hashing embedder scores shared words; these bounds suit it (the defaults suit GloVe).
 const HASH_BOUNDS = { DUPLICATE_THRESHOLD: '0.95', LINK_THRESHOLD: '0.5', CONTRADICTION_THRESHOLD: '0.6' };
@@ -465,7 +466,7 @@ describe('read-only tokens', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('on Postgres', () => {
+describe.skipIf(missing('postgres'))('on Postgres', () => {
   let pg: TestApp;
   beforeAll(async () => {
     pg = await openTestApp({ database: 'postgres', env: HASH_BOUNDS });

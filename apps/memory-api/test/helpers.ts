@@ -1,9 +1,10 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@trove/data';
-import { type Embedder, GloveEmbedder, HashEmbedder } from '@trove/embeddings';
+import { type Embedder, GloveEmbedder, GrpcEmbedder, HashEmbedder } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { startEmbedder } from '../../../tests/support/processes.ts';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 
@@ -12,10 +13,35 @@ export const postgresUrl = process.env.TEST_DATABASE_URL;
 /** Shared with packages/embeddings' tests: the compact GloVe file is built once per machine. */
 export const embeddingsCacheDir = join(tmpdir(), 'trove-embeddings-test-cache');
 
-let glove: Promise<GloveEmbedder> | undefined;
-export function sharedGlove(): Promise<GloveEmbedder> {
-  glove ??= GloveEmbedder.open({ cacheDir: embeddingsCacheDir });
+/**
+ * TEST_EMBEDDER=grpc runs the suites against real embedder processes (apps/embedder on loopback,
+ * one per backend, started on first use) instead of the models in process: same vectors expected.
+ */
+const overGrpc = process.env.TEST_EMBEDDER === 'grpc';
+const remote = new Map<string, Promise<Embedder>>();
+function remoteEmbedder(backend: 'glove' | 'hash'): Promise<Embedder> {
+  let embedder = remote.get(backend);
+  if (!embedder) {
+    embedder = startEmbedder({ EMBEDDER_BACKEND: backend, EMBEDDINGS_CACHE_DIR: embeddingsCacheDir }).then(
+      (running) => {
+        process.once('exit', () => running.child.kill('SIGKILL'));
+        return GrpcEmbedder.connect({ target: running.target, deadlineMs: 30_000 });
+      },
+    );
+    remote.set(backend, embedder);
+  }
+  return embedder;
+}
+
+let glove: Promise<Embedder> | undefined;
+export function sharedGlove(): Promise<Embedder> {
+  glove ??= overGrpc ? remoteEmbedder('glove') : GloveEmbedder.open({ cacheDir: embeddingsCacheDir });
   return glove;
+}
+
+/** The embedder of a test app that names none: hashing, in process or over gRPC. */
+export async function defaultTestEmbedder(): Promise<Embedder> {
+  return overGrpc ? remoteEmbedder('hash') : new HashEmbedder(64);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are free-form JSON that tests index into
@@ -43,7 +69,7 @@ export async function openTestApp(
     env.DATABASE_URL = throwaway.url;
     env.MIGRATE_ON_START = 'apply';
   }
-  const app = await buildMemoryApp(readConfig(env), logger, options.embedder ?? new HashEmbedder(64));
+  const app = await buildMemoryApp(readConfig(env), logger, options.embedder ?? (await defaultTestEmbedder()));
   return {
     app,
     async call(method, url, body, token) {

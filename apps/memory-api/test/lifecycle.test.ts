@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 import { events, makeOld, remember, snapshot } from './lifecycle-helpers.ts';
 
 const DAY_MS = 86_400_000;
@@ -236,7 +237,7 @@ describe('POST /lifecycle/promote (deprecated -> active)', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('lifecycle on Postgres', () => {
+describe.skipIf(missing('postgres'))('lifecycle on Postgres', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await openTestApp({ database: 'postgres' });

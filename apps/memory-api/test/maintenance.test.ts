@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 import { events, makeOld, remember, snapshot } from './lifecycle-helpers.ts';
 
 // Near-duplicates under the hashing embedder (64 dimensions): DEPLOY[0..2] are pairwise 0.85-0.94
@@ -413,7 +414,7 @@ describe('access', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('maintenance on Postgres', () => {
+describe.skipIf(missing('postgres'))('maintenance on Postgres', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await openTestApp({ database: 'postgres' });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HashEmbedder } from '@trove/embeddings';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 const open: TestApp[] = [];
 afterAll(async () => {
@@ -87,7 +88,7 @@ describe('embedded database (PGlite) on disk', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('Postgres', () => {
+describe.skipIf(missing('postgres'))('Postgres', () => {
   it('runs the core flow on a real Postgres server', async () => {
     const t = await openTestApp({ database: 'postgres' });
     open.push(t);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 const HASH_BOUNDS = { DUPLICATE_THRESHOLD: '0.95', LINK_THRESHOLD: '0.5', CONTRADICTION_THRESHOLD: '0.6' };
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -189,7 +190,7 @@ describe('GET /provenance', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('provenance on Postgres', () => {
+describe.skipIf(missing('postgres'))('provenance on Postgres', () => {
   let pg: TestApp;
   beforeAll(async () => {
     pg = await openTestApp({ database: 'postgres', env: HASH_BOUNDS });

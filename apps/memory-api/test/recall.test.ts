@@ -86,7 +86,7 @@ describe('POST /recall strategies and namespace isolation', () => {
 });
 
 describe('scores, explain, thresholds', () => {
-  it('normalises fusion to 0..1 before boosts and explains every arm', async () => {
+  it('fuses normalised arm scores to 0..1 and explains every arm and signal', async () => {
     const res = await recall({
       query: 'kafka brokers run on three nodes in zone a',
       namespace: 'alpha',
@@ -95,13 +95,18 @@ describe('scores, explain, thresholds', () => {
     const top = res.body[0];
     expect(top.id).toBe(ids.alphaKafka);
     const { arms, fused, boosts, score } = top.explain;
-    expect(Object.keys(arms).sort()).toEqual(['fts5', 'hybrid', 'vector']);
+    expect(Object.keys(arms).sort()).toEqual(['fts5', 'vector']);
     expect(arms.vector.rank).toBe(1);
-    const sum = arms.vector.contribution + arms.hybrid.contribution + arms.fts5.contribution;
-    expect(fused).toBeCloseTo(sum, 5);
+    expect(arms.fts5.rank).toBe(1);
+    expect(fused).toBeCloseTo(arms.vector.contribution + arms.fts5.contribution, 5);
     // First in every arm: the normalised fused score is 1.
     expect(fused).toBeCloseTo(1, 5);
-    expect(score).toBeCloseTo(Math.min(1, fused * boosts.factor), 5);
+    // No conversation, speaker or date here: the score is the fused one, boosted, mapped to 0..1
+    // without a cap (issue 16: a cap at 1 tied the best results).
+    const { context, speaker, time } = top.explain;
+    expect([context, speaker, time]).toEqual([0, 0, null]);
+    expect(score).toBeCloseTo(1 - Math.exp(-1.4 * fused * boosts.factor), 5);
+    expect(res.body[1].score).toBeLessThan(score);
   });
 
   it('400s explain with search_type all/doc, at, before or after', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, postgresUrl, type TestApp } from './helpers.ts';
+import { missing } from '../../../tests/support/requirements.ts';
+import { openTestApp, type TestApp } from './helpers.ts';
 
 const FULL = 'full-access-token-0123456789';
 const READ = 'read-only-token-0123456789ab';
@@ -316,7 +317,7 @@ describe('rooms: namespace isolation', () => {
   });
 });
 
-describe.skipIf(!postgresUrl)('rooms on Postgres', () => {
+describe.skipIf(missing('postgres'))('rooms on Postgres', () => {
   let pg: TestApp;
   beforeAll(async () => {
     pg = await openTestApp({ database: 'postgres', env });

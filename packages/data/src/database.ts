@@ -5,8 +5,10 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Autovacuum } from './autovacuum.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
+import { listenPostgres } from './listen.ts';
 import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
 import { PGliteThread } from './pglite-thread/pglite-thread.ts';
+import { describePostgresFailure } from './postgres-address.ts';
 
 export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
 
@@ -42,6 +44,13 @@ export interface Database<C extends PrismaLike> {
   /** Vacuum and analyse on the embedded database (Postgres does its own). */
   readonly autovacuum: Autovacuum;
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel` from any connection, over a connection of its
+   * own that reconnects after a loss (calling `onNotify` then too: notifications may have been
+   * missed). On the embedded database, one process is the only writer: it resolves to a no-op.
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -104,7 +113,7 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
     }
   } catch (err) {
     await engine.shutdown();
-    throw err;
+    throw options.url ? describePostgresFailure(options.url, err) : err;
   }
   const autovacuum = new Autovacuum(driver, { onError: options.onBackgroundError });
   try {
@@ -123,8 +132,14 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
     appliedMigrations,
     autovacuum,
     async ping() {
-      await driver.query('SELECT 1');
+      try {
+        await driver.query('SELECT 1');
+      } catch (err) {
+        throw options.url ? describePostgresFailure(options.url, err) : err;
+      }
     },
+    listen: (channel, onNotify) =>
+      options.url ? listenPostgres(options.url, channel, onNotify) : Promise.resolve(async () => {}),
     close() {
       closing ??= (async () => {
         try {

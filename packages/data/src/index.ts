@@ -4,5 +4,6 @@ export * from './database-env.ts';
 export * from './driver.ts';
 export * from './migrate-command.ts';
 export * from './migrations.ts';
+export * from './postgres-address.ts';
 export * from './schema-snapshot.ts';
 export * from './throwaway-postgres.ts';

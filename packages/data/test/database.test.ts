@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { missing } from '../../../tests/support/requirements.ts';
 import { createThrowawayDatabase, type DriverAdapterFactory, openDatabase } from '../src/index.ts';
 import { migrationsFixture, postgresServerUrl } from './engines.ts';
 
@@ -85,7 +86,7 @@ describe('openDatabase on the embedded database', () => {
   });
 });
 
-describe.skipIf(!postgresServerUrl)('openDatabase on Postgres', () => {
+describe.skipIf(missing('postgres'))('openDatabase on Postgres', () => {
   it('verifies by default (the migrate job applies), applies when asked, and closes its pool', async () => {
     const database = await createThrowawayDatabase(postgresServerUrl as string, 'open');
     try {
@@ -104,8 +105,14 @@ describe.skipIf(!postgresServerUrl)('openDatabase on Postgres', () => {
       await database.drop();
     }
   });
+});
 
-  it('fails clearly when the server cannot be reached', async () => {
-    await expect(open('postgres://postgres@127.0.0.1:1/none', 'unused')).rejects.toThrow(/ECONNREFUSED/);
+// Needs no server: nothing listens on port 1.
+describe('openDatabase when Postgres cannot be reached', () => {
+  it('names Postgres and its address, never the password', async () => {
+    const failure = await open('postgres://postgres:secret@127.0.0.1:1/none', 'unused').catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe('Postgres at postgres://postgres@127.0.0.1:1/none refused the connection');
+    expect(String(((failure as Error).cause as Error).message)).toMatch(/ECONNREFUSED 127\.0\.0\.1:1/);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { missing } from '../../../tests/support/requirements.ts';
 import { createThrowawayDatabase, pgliteDriver, postgresDriver, type SqlDriver } from '../src/index.ts';
 import { PGliteThread } from '../src/pglite-thread/pglite-thread.ts';
 
@@ -71,7 +72,7 @@ const postgres: Engine = {
   },
 };
 
-export const engines: Engine[] = postgresServerUrl ? [pglite, pgliteThread, postgres] : [pglite, pgliteThread];
+export const engines: Engine[] = missing('postgres') ? [pglite, pgliteThread] : [pglite, pgliteThread, postgres];
 
 /** Writes migration folders (name -> SQL) into a fresh directory and returns it. */
 export async function migrationsFixture(migrations: Record<string, string>, dir?: string): Promise<string> {

@@ -8,6 +8,9 @@ export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** For readiness, when the embedder is a remote dependency: rejects while it cannot serve. */
+  check?(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 /** Scales `v` in place to unit length; a zero vector stays zero. */

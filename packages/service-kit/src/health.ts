@@ -25,11 +25,12 @@ async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
  * sending new work before the listener closes.
  */
 export class Readiness {
-  private readonly checks = new Map<string, ReadinessCheck>();
+  private readonly checks = new Map<string, { check: ReadinessCheck; required: boolean }>();
   private draining = false;
 
-  add(name: string, check: ReadinessCheck): void {
-    this.checks.set(name, check);
+  /** A check that is not required is reported as `degraded` when it fails, and the app stays ready. */
+  add(name: string, check: ReadinessCheck, { required = true }: { required?: boolean } = {}): void {
+    this.checks.set(name, { check, required });
   }
 
   startDraining(): void {
@@ -38,20 +39,20 @@ export class Readiness {
 
   async report(log: FastifyBaseLogger): Promise<{ ready: boolean; checks: Record<string, string> }> {
     const entries = await Promise.all(
-      [...this.checks].map(async ([name, check]) => {
+      [...this.checks].map(async ([name, { check, required }]) => {
         try {
           await withTimeout(check, CHECK_TIMEOUT_MS);
           return [name, 'ok'] as const;
         } catch (err) {
           // The reason goes to the log only: readiness is unauthenticated and errors can name hosts.
-          log.warn({ err, check: name }, 'readiness check failed');
-          return [name, 'failed'] as const;
+          log.warn({ err, check: name }, `readiness check ${name} failed: ${(err as Error).message}`);
+          return [name, required ? 'failed' : 'degraded'] as const;
         }
       }),
     );
     const checks: Record<string, string> = Object.fromEntries(entries);
     if (this.draining) checks.shutdown = 'draining';
-    const ready = !this.draining && entries.every(([, state]) => state === 'ok');
+    const ready = !this.draining && entries.every(([, state]) => state !== 'failed');
     return { ready, checks };
   }
 }

@@ -24,14 +24,30 @@ export interface RunOptions<C extends ShellConfig> {
   build: (config: C, logger: Logger) => Promise<FastifyInstance>;
 }
 
+/** Starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set; call before building the app. */
+export async function startTracingIfConfigured(config: ShellConfig, version: string): Promise<Telemetry | undefined> {
+  if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  // Loaded only when asked for: the SDK is heavy and most runs do not trace.
+  const { startTelemetry } = await import('./telemetry.ts');
+  return startTelemetry({
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: config.OTEL_SERVICE_NAME,
+    version,
+  });
+}
+
 /** sysexits' EX_CONFIG: the process could not start because of its configuration. */
 export const EXIT_CONFIG = 78;
 
 /**
- * The process shell of every service: validate config, start tracing if asked, build, listen, and
- * on SIGTERM or SIGINT drain in-flight requests, close dependencies and exit 0.
+ * What every process does first: read the config (a bad value exits EX_CONFIG with one line), make
+ * the logger, exit on a crash, start tracing when asked.
  */
-export async function runService<C extends ShellConfig>(options: RunOptions<C>): Promise<FastifyInstance> {
+export async function startProcess<C extends ShellConfig>(options: {
+  service: string;
+  version: string;
+  readConfig: () => C;
+}): Promise<{ config: C; logger: Logger; telemetry: Telemetry | undefined }> {
   let config: C;
   try {
     config = options.readConfig();
@@ -40,7 +56,6 @@ export async function runService<C extends ShellConfig>(options: RunOptions<C>):
     process.stderr.write(`${options.service}: ${err.message}\n`);
     process.exit(EXIT_CONFIG);
   }
-
   const logger = createLogger({ service: options.service, level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const exitOnCrash = (kind: string) => (err: unknown) => {
     logger.fatal({ err }, kind);
@@ -48,24 +63,24 @@ export async function runService<C extends ShellConfig>(options: RunOptions<C>):
   };
   process.on('uncaughtException', exitOnCrash('uncaught exception'));
   process.on('unhandledRejection', exitOnCrash('unhandled rejection'));
+  const telemetry = await startTracingIfConfigured(config, options.version);
+  return { config, logger, telemetry };
+}
 
-  let telemetry: Telemetry | undefined;
-  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
-    // Loaded only when asked for: the SDK is heavy and most runs do not trace.
-    const { startTelemetry } = await import('./telemetry.ts');
-    telemetry = startTelemetry({
-      endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-      serviceName: config.OTEL_SERVICE_NAME,
-      version: options.version,
-    });
-  }
+/**
+ * The process shell of every service: validate config, start tracing if asked, build, listen, and
+ * on SIGTERM or SIGINT drain in-flight requests, close dependencies and exit 0.
+ */
+export async function runService<C extends ShellConfig>(options: RunOptions<C>): Promise<FastifyInstance> {
+  const { config, logger, telemetry } = await startProcess(options);
 
   let app: FastifyInstance;
   try {
     app = await options.build(config, logger);
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (err) {
-    logger.fatal({ err }, 'could not start');
+    // One line that says why, e.g. "could not start: Redis at redis://host:6379 unreachable: ...".
+    logger.fatal({ err }, `could not start: ${err instanceof Error ? err.message : String(err)}`);
     await telemetry?.shutdown().catch(() => {});
     process.exit(1);
   }

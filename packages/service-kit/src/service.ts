@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import fp from 'fastify-plugin';
-import { handleError, handleNotFound } from './errors.ts';
+import { errorBody, handleError, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
+import { refuseUnstorableAddress, refuseUnstorableBody, strictBodyValidation } from './request-validation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     readiness: Readiness;
     metricsRegistry: Registry;
+    /** Every route as registered, with its request schemas (what the fuzz tests generate requests from). */
+    routeCatalog: CatalogRoute[];
   }
+}
+
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  schema: { body?: unknown; querystring?: unknown; params?: unknown; hide?: boolean };
 }
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
@@ -43,9 +52,26 @@ export function createServer(options: ServerOptions): FastifyInstance {
       disableRequestLogging: (req: { url?: string }) => PROBE_PATHS.test(req.url ?? ''),
     }),
     forceCloseConnections: 'idle',
+    schemaController: strictBodyValidation(),
+    // Errors the router raises before any handler (an over-long path parameter, a URL that does
+    // not decode) get the one error shape too; Fastify's default echoes the whole path in its own.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return (reply as unknown as FastifyReply)
+        .code(tooLong ? 414 : (error.statusCode ?? 400))
+        .send(errorBody(tooLong ? 'a path parameter is longer than 100 characters' : 'the URL is not valid'));
+    },
     // Requests that arrive on an open connection while draining are still served, not refused.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
+  const routeCatalog: CatalogRoute[] = [];
+  server.decorate('routeCatalog', routeCatalog);
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routeCatalog.push({ method, url: route.url, schema: (route.schema ?? {}) as CatalogRoute['schema'] });
+    }
+  });
   const dependencies = options.closeWith ?? [];
   if (dependencies.length > 0) {
     server.addHook('onClose', async () => {
@@ -59,26 +85,33 @@ export interface ServiceKitOptions {
   service: string;
   /** Dependencies that must answer before the app is ready. */
   checks?: Record<string, ReadinessCheck>;
+  /** Dependencies the app can serve without, in a lesser way: reported as `degraded`, never unready. */
+  softChecks?: Record<string, ReadinessCheck>;
   /** Where Prometheus text is served; false to serve it yourself. */
   metricsPath?: string | false;
 }
 
 /**
- * What every app gets: request ids echoed back, one error handler, metrics by route template,
- * liveness and readiness. Registered by each app's plugin before its routes.
+ * What every app gets: request ids echoed back, one error handler, text Postgres cannot store
+ * refused with a 400, metrics by route template, liveness and readiness. Registered by each app's plugin before its routes.
  */
 export const serviceKit = fp<ServiceKitOptions>(
   async (app, options) => {
     const registry = createRegistry(options.service);
     const readiness = new Readiness();
     for (const [name, check] of Object.entries(options.checks ?? {})) readiness.add(name, check);
+    for (const [name, check] of Object.entries(options.softChecks ?? {})) {
+      readiness.add(name, check, { required: false });
+    }
     app.decorate('metricsRegistry', registry);
     app.decorate('readiness', readiness);
 
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
+    app.addHook('onRequest', refuseUnstorableAddress);
     app.addHook('preClose', async () => readiness.startDraining());
+    app.addHook('preValidation', refuseUnstorableBody);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler(handleNotFound);
     instrumentHttp(app, registry);

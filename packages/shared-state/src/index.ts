@@ -42,7 +42,8 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   }
   return createMemorySharedState({ keyPrefix: options.keyPrefix, logger, store: options.memoryStore });
 }
-export { sharedStateEnv } from './shared-state-env.ts';
+export { RedisUnreachableError, redisAddress } from './redis-address.ts';
+export { serviceKeyPrefix, sharedStateEnv } from './shared-state-env.ts';
 
 /** Readiness checks for the state backend: Redis must answer; the in-process backend needs none. */
 export function sharedStateChecks(state: SharedState): Record<string, () => Promise<void>> {

@@ -12,10 +12,10 @@ export interface Keyspace {
   channel(name: string): string;
 }
 
-export function keyspace(prefix: string): Keyspace {
+export function keyspace(prefix: string, channelPrefix = prefix): Keyspace {
   return {
     cache: (key) => `${prefix}cache:${key}`,
     bucket: (key) => `${prefix}ratelimit:${key}`,
-    channel: (name) => `${prefix}${name}`,
+    channel: (name) => `${channelPrefix}${name}`,
   };
 }

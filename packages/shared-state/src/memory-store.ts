@@ -1,5 +1,5 @@
 import { type BucketState, takeTokens } from './token-bucket.ts';
-import type { RateLimitResult } from './types.ts';
+import type { BucketResult } from './types.ts';
 import type { NormalizedRule } from './validation.ts';
 
 export interface MemoryStoreOptions {
@@ -71,7 +71,7 @@ export class MemoryStore {
   }
 
   /** Synchronous read-modify-write: atomic because nothing else runs in between. */
-  take(key: string, rule: NormalizedRule): RateLimitResult {
+  take(key: string, rule: NormalizedRule): BucketResult {
     const now = this.#now();
     const { result, state, idleTtlMs } = takeTokens(this.#buckets.get(key), now, rule);
     this.#buckets.set(key, { ...state, expiresAt: now + idleTtlMs });

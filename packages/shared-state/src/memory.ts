@@ -48,7 +48,7 @@ export function createMemorySharedState(options: MemorySharedStateOptions): Shar
 
     async rateLimit(key, rule) {
       assertOpen();
-      return store.take(keys.bucket(key), normalizeRule(rule));
+      return { ...store.take(keys.bucket(key), normalizeRule(rule)), shared: true };
     },
 
     async publish(channel, message) {
@@ -72,6 +72,8 @@ export function createMemorySharedState(options: MemorySharedStateOptions): Shar
       subscriptions.add(remove);
       return async () => remove();
     },
+
+    subscriptionEpoch: () => 0,
 
     async ping() {
       assertOpen();

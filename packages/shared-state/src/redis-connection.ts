@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
+import { RedisUnreachableError, redisAddress } from './redis-address.ts';
 import type { SharedStateLogger } from './types.ts';
 
-/** Upper bound for any single command, PING included. */
-const COMMAND_TIMEOUT_MS = 2_000;
+/** Upper bound for any single command, PING included: Redis answers in well under a millisecond. */
+const COMMAND_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 3_000;
 /** After disconnect(), ioredis destroys a socket whose peer has not closed it by then. */
 const DISCONNECT_TIMEOUT_MS = 1_000;
@@ -43,15 +44,75 @@ export function openConnection(
   // Without a listener ioredis prints every reconnect failure to stderr.
   // Report once per outage instead of once per retry.
   let reported = false;
+  const address = redisAddress(redisUrl);
   client.on('error', (err: unknown) => {
     if (reported) return;
     reported = true;
-    logger.warn({ err, connection: role }, 'shared-state: redis connection error; reconnecting in the background');
+    logger.warn(
+      { err, connection: role, redis: address },
+      `shared-state: Redis at ${address} unreachable; reconnecting in the background`,
+    );
   });
   client.on('ready', () => {
     reported = false;
   });
   return client;
+}
+
+/**
+ * What a service needs to know about one connection: whether it is up, a number that changes on
+ * every (re)connect, and errors that name the server (never its password) when it is not.
+ */
+export class ConnectionWatch {
+  readonly #client: Redis;
+  readonly #address: string;
+  #everReady = false;
+  #connects = 0;
+  #lastProblem: string | undefined;
+
+  constructor(client: Redis, redisUrl: string) {
+    this.#client = client;
+    this.#address = redisAddress(redisUrl);
+    client.on('ready', () => {
+      this.#everReady = true;
+      this.#connects++;
+      this.#lastProblem = undefined;
+    });
+    client.on('error', (err: Error) => {
+      this.#lastProblem = err.message;
+    });
+  }
+
+  get ready(): boolean {
+    return this.#client.status === 'ready';
+  }
+
+  /** Undefined while down; otherwise changes on every reconnect. */
+  get epoch(): number | undefined {
+    return this.ready ? this.#connects : undefined;
+  }
+
+  unreachable(cause?: unknown): RedisUnreachableError {
+    if (this.#lastProblem)
+      return new RedisUnreachableError(`Redis at ${this.#address} unreachable: ${this.#lastProblem}`);
+    const reason = cause instanceof Error ? cause.message : 'not connected';
+    return new RedisUnreachableError(`Redis at ${this.#address} unreachable: ${reason}`, { cause });
+  }
+
+  /**
+   * Runs a command, failing at once (instead of queueing) while a connection that was up is down,
+   * so no caller waits on an outage; connection failures become RedisUnreachableError, while Redis'
+   * own answers (ReplyError) pass through.
+   */
+  async run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.#everReady && !this.ready) throw this.unreachable();
+    try {
+      return await command();
+    } catch (err) {
+      if (err instanceof ReplyError) throw err;
+      throw this.unreachable(err);
+    }
+  }
 }
 
 /** Resolves after `ms` at the latest; never rejects and leaves no timer behind. */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { invokeHandler } from './handlers.ts';
-import { closeConnection } from './redis-connection.ts';
+import { ConnectionWatch, closeConnection } from './redis-connection.ts';
 import type { MessageHandler, SharedStateLogger, Unsubscribe } from './types.ts';
 
 interface ChannelState {
@@ -21,20 +21,29 @@ interface ChannelState {
  */
 export class RedisSubscriber {
   readonly #open: () => Redis;
+  readonly #redisUrl: string;
   readonly #logger: SharedStateLogger;
   readonly #channels = new Map<string, ChannelState>();
   #connection: Redis | undefined;
+  #watch: ConnectionWatch | undefined;
 
-  constructor(open: () => Redis, logger: SharedStateLogger) {
+  constructor(open: () => Redis, redisUrl: string, logger: SharedStateLogger) {
     this.#open = open;
+    this.#redisUrl = redisUrl;
     this.#logger = logger;
+  }
+
+  /** See SharedState.subscriptionEpoch: undefined until something subscribed and while disconnected. */
+  get epoch(): number | undefined {
+    return this.#watch?.epoch;
   }
 
   async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
     const connection = this.#connect();
     let state = this.#channels.get(channel);
     if (!state) {
-      state = { handlers: new Set(), ready: connection.subscribe(channel) };
+      const watch = this.#watch as ConnectionWatch;
+      state = { handlers: new Set(), ready: watch.run(() => connection.subscribe(channel)) };
       this.#channels.set(channel, state);
     }
     const entry = { handler };
@@ -61,6 +70,7 @@ export class RedisSubscriber {
     this.#channels.clear();
     const connection = this.#connection;
     this.#connection = undefined;
+    this.#watch = undefined;
     if (connection) await closeConnection(connection);
   }
 
@@ -69,6 +79,7 @@ export class RedisSubscriber {
       const connection = this.#open();
       connection.on('message', (channel: string, message: string) => this.#deliver(channel, message));
       this.#connection = connection;
+      this.#watch = new ConnectionWatch(connection, this.#redisUrl);
     }
     return this.#connection;
   }

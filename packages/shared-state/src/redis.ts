@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { closedError } from './handlers.ts';
 import { keyspace } from './keys.ts';
-import { closeConnection, openConnection } from './redis-connection.ts';
+import { MemoryStore } from './memory-store.ts';
+import { RedisUnreachableError, redisAddress, redisDatabase } from './redis-address.ts';
+import { ConnectionWatch, closeConnection, openConnection } from './redis-connection.ts';
 import { RedisSubscriber } from './redis-subscriber.ts';
 import { TOKEN_BUCKET_LUA } from './token-bucket.ts';
 import type { SharedState, SharedStateLogger } from './types.ts';
@@ -21,15 +23,27 @@ type CommandClient = Redis & {
 /**
  * Shared by every replica pointing at the same Redis. Connects eagerly so a
  * wrong URL shows up in the logs at start-up, not on the first request.
+ *
+ * Fails safe: once connected, a command never waits for a Redis that has gone
+ * (it fails at once with RedisUnreachableError naming the server), and rate
+ * limits fall back to a bucket in this process until Redis is back.
  */
 export function createRedisSharedState(options: RedisSharedStateOptions): SharedState {
   const { redisUrl, keyPrefix, logger } = options;
-  const keys = keyspace(keyPrefix);
+  // Pub/sub channels are server-wide: Redis ignores the database number for them, so it goes into
+  // the channel name; otherwise two deployments on one server would hear each other.
+  const keys = keyspace(keyPrefix, `${keyPrefix}db${redisDatabase(redisUrl)}:`);
   const client = openConnection(redisUrl, keyPrefix, 'cmd', logger) as CommandClient;
+  const watch = new ConnectionWatch(client, redisUrl);
+  const localBuckets = new MemoryStore();
+  let decidingLocally = false;
+  client.on('ready', () => {
+    decidingLocally = false;
+  });
   // defineCommand sends EVALSHA and falls back to EVAL (which also loads the
   // script) on NOSCRIPT, e.g. after a Redis restart or failover.
   client.defineCommand('sharedStateTokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_LUA });
-  const subscriber = new RedisSubscriber(() => openConnection(redisUrl, keyPrefix, 'sub', logger), logger);
+  const subscriber = new RedisSubscriber(() => openConnection(redisUrl, keyPrefix, 'sub', logger), redisUrl, logger);
   let closing: Promise<void> | undefined;
 
   const assertOpen = (): void => {
@@ -41,35 +55,49 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
 
     async cacheGet(key) {
       assertOpen();
-      return client.get(keys.cache(key));
+      return watch.run(() => client.get(keys.cache(key)));
     },
 
     async cacheSet(key, value, ttlMs) {
       assertOpen();
       assertTtl(ttlMs);
       // PX takes whole milliseconds; rounding up never makes an entry expire early.
-      await client.set(keys.cache(key), value, 'PX', Math.ceil(ttlMs));
+      await watch.run(() => client.set(keys.cache(key), value, 'PX', Math.ceil(ttlMs)));
     },
 
     async cacheDelete(key) {
       assertOpen();
-      await client.unlink(keys.cache(key));
+      await watch.run(() => client.unlink(keys.cache(key)));
     },
 
     async rateLimit(key, rule) {
       assertOpen();
-      const { limit, windowMs, cost } = normalizeRule(rule);
-      const reply = await client.sharedStateTokenBucket(keys.bucket(key), limit, windowMs, cost);
+      const normalized = normalizeRule(rule);
+      const { limit, windowMs, cost } = normalized;
+      let reply: unknown;
+      try {
+        reply = await watch.run(() => client.sharedStateTokenBucket(keys.bucket(key), limit, windowMs, cost));
+      } catch (err) {
+        if (!(err instanceof RedisUnreachableError)) throw err;
+        if (!decidingLocally) {
+          decidingLocally = true;
+          logger.warn(
+            { err, redis: redisAddress(redisUrl) },
+            'shared-state: rate limits are decided by this process alone until Redis is back',
+          );
+        }
+        return { ...localBuckets.take(keys.bucket(key), normalized), shared: false };
+      }
       if (!Array.isArray(reply) || reply.length !== 3) {
         throw new Error(`shared-state: unexpected token bucket reply ${JSON.stringify(reply)}`);
       }
       const [allowed, remaining, retryAfterMs] = reply.map(Number);
-      return { allowed: allowed === 1, remaining: remaining ?? 0, retryAfterMs: retryAfterMs ?? 0 };
+      return { allowed: allowed === 1, remaining: remaining ?? 0, retryAfterMs: retryAfterMs ?? 0, shared: true };
     },
 
     async publish(channel, message) {
       assertOpen();
-      await client.publish(keys.channel(channel), message);
+      await watch.run(() => client.publish(keys.channel(channel), message));
     },
 
     async subscribe(channel, handler) {
@@ -77,10 +105,12 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
       return subscriber.subscribe(keys.channel(channel), handler);
     },
 
+    subscriptionEpoch: () => subscriber.epoch,
+
     async ping() {
       assertOpen();
       // Bounded by the connection's commandTimeout and maxRetriesPerRequest.
-      await client.ping();
+      await watch.run(() => client.ping());
     },
 
     close() {

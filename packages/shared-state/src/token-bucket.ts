@@ -1,4 +1,4 @@
-import type { RateLimitResult } from './types.ts';
+import type { BucketResult } from './types.ts';
 import type { NormalizedRule } from './validation.ts';
 
 /**
@@ -20,7 +20,7 @@ export interface BucketState {
 }
 
 export interface TakeOutcome {
-  result: RateLimitResult;
+  result: BucketResult;
   state: BucketState;
   /** How long until the bucket is full again, i.e. when the state may be dropped. */
   idleTtlMs: number;

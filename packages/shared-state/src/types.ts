@@ -20,12 +20,20 @@ export interface RateLimitRule {
   cost?: number;
 }
 
-export interface RateLimitResult {
+export interface BucketResult {
   allowed: boolean;
   /** Whole tokens left after this call. */
   remaining: number;
   /** 0 when allowed; otherwise how long until this same call would be allowed (1..windowMs). */
   retryAfterMs: number;
+}
+
+export interface RateLimitResult extends BucketResult {
+  /**
+   * False when Redis could not be reached and this process decided alone, with a bucket of its own
+   * (the limit then holds per replica instead of across them). Always true on the memory backend.
+   */
+  shared: boolean;
 }
 
 export type MessageHandler = (message: string) => void;
@@ -49,6 +57,13 @@ export interface SharedState {
    * The returned function removes only this handler; it is idempotent.
    */
   subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;
+
+  /**
+   * Changes whenever delivery of published messages to this handle may have had a gap (Redis
+   * reconnected), and is undefined while messages cannot reach it. A cache that is invalidated over
+   * pub/sub notes this before it reads and trusts an entry only while the value is still the same.
+   */
+  subscriptionEpoch(): number | undefined;
 
   /** For readiness checks: rejects (within a couple of seconds) when the backend is unreachable. */
   ping(): Promise<void>;

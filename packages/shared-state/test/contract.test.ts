@@ -1,3 +1,4 @@
+import { missing } from '../../../tests/support/requirements.ts';
 import { createSharedState, MemoryStore } from '../src/index.ts';
 import { describeSharedStateContract } from './contract.ts';
 import { deleteKeysWithPrefix, redisUrl } from './support.ts';
@@ -12,7 +13,7 @@ const memoryStore = new MemoryStore();
 describeSharedStateContract('memory', (options) => createSharedState({ ...options, memoryStore }));
 
 describeSharedStateContract('redis', (options) => createSharedState({ ...options, redisUrl }), {
-  skip: !redisUrl,
+  skip: missing('redis'),
   cleanup: async (prefix) => {
     if (redisUrl) await deleteKeysWithPrefix(redisUrl, prefix);
   },

@@ -97,6 +97,7 @@ export function describeSharedStateContract(
             allowed: true,
             remaining: slow.limit - i,
             retryAfterMs: 0,
+            shared: true,
           });
         }
         const refused = await state.rateLimit('k', slow);

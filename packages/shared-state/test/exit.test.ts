@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { missing } from '../../../tests/support/requirements.ts';
 import { deleteKeysWithPrefix, redisUrl, runPrefix } from './support.ts';
 
 const fixture = fileURLToPath(new URL('./fixtures/open-use-close.ts', import.meta.url));
@@ -41,7 +42,7 @@ describe('close() leaves nothing that keeps the process alive', () => {
     expect(code).toBe(0);
   });
 
-  it.skipIf(!redisUrl)('redis backend', async () => {
+  it.skipIf(missing('redis'))('redis backend', async () => {
     const { code, output } = await runFixture({ REDIS_URL: redisUrl ?? '', KEY_PREFIX: prefix });
     expect(output).toContain('received hello');
     expect(output).toContain('closed');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { missing } from '../../../tests/support/requirements.ts';
 import { createSharedState, type SharedState } from '../src/index.ts';
 import { deleteKeysWithPrefix, rawRedis, redisUrl, runPrefix, spyLogger } from './support.ts';
 
@@ -31,12 +32,21 @@ describe('redis backend against a dead server', () => {
     const logger = spyLogger();
     const state = open('redis://127.0.0.1:1', 'trove-test:dead:', logger);
     expect(state.backend).toBe('redis');
-    const took = await elapsedMs(() => expect(state.ping()).rejects.toThrow());
+    const took = await elapsedMs(() =>
+      expect(state.ping()).rejects.toThrow('Redis at redis://127.0.0.1:1 unreachable: connect ECONNREFUSED'),
+    );
     expect(took).toBeLessThan(FAIL_FAST_MS);
-    await expect(state.rateLimit('k', { limit: 1, windowMs: 1000 })).rejects.toThrow();
-    await expect(state.cacheGet('k')).rejects.toThrow();
-    // One warning per outage, not one per reconnect attempt.
-    expect(logger.warn).toHaveBeenCalledTimes(1);
+    await expect(state.cacheGet('k')).rejects.toThrow('Redis at redis://127.0.0.1:1 unreachable');
+    // Rate limits fall back to a bucket in this process, which still limits.
+    const rule = { limit: 1, windowMs: 60_000 };
+    expect(await state.rateLimit('k', rule)).toMatchObject({ allowed: true, shared: false });
+    expect(await state.rateLimit('k', rule)).toMatchObject({ allowed: false, shared: false });
+    // One warning per outage for the connection, one for the fallback; not one per attempt.
+    expect(logger.warn.mock.calls.map(([, msg]) => msg)).toEqual([
+      'shared-state: Redis at redis://127.0.0.1:1 unreachable; reconnecting in the background',
+      'shared-state: rate limits are decided by this process alone until Redis is back',
+    ]);
+    expect(state.subscriptionEpoch()).toBeUndefined();
     await state.close();
   });
 
@@ -66,7 +76,7 @@ describe('redis backend against a dead server', () => {
   });
 });
 
-describe.skipIf(!redisUrl)('redis backend internals', () => {
+describe.skipIf(missing('redis'))('redis backend internals', () => {
   const url = redisUrl ?? '';
   const prefix = runPrefix();
   let raw: Redis;
@@ -119,7 +129,8 @@ describe.skipIf(!redisUrl)('redis backend internals', () => {
 
   it('subscribes once per channel and unsubscribes when the last handler leaves', async () => {
     const state = open(url, prefix);
-    const channel = `${prefix}events`;
+    // Pub/sub is server-wide, so the database number is part of the channel name.
+    const channel = `${prefix}db0:events`;
     const numsub = async () => Number(((await raw.pubsub('NUMSUB', channel)) as unknown[])[1]);
     const first = await state.subscribe('events', () => {});
     const second = await state.subscribe('events', () => {});
@@ -142,5 +153,30 @@ describe.skipIf(!redisUrl)('redis backend internals', () => {
     await state.close();
     // The server notices the closed sockets asynchronously.
     await expect.poll(names, { timeout: 3_000 }).not.toContain(keyPrefix);
+  });
+
+  it('keeps deployments on other databases of one server apart, though pub/sub ignores the number', async () => {
+    const keyPrefix = `${prefix}dbs:`;
+    const db1 = (n: number) => `${url.replace(/\/\d*$/, '')}/${n}`;
+    const [onZero, onOne, alsoOnOne] = [open(db1(0), keyPrefix), open(db1(1), keyPrefix), open(db1(1), keyPrefix)];
+    const heard: string[] = [];
+    await onZero.subscribe('live', (m) => heard.push(`0:${m}`));
+    await onOne.subscribe('live', (m) => heard.push(`1:${m}`));
+    await alsoOnOne.publish('live', 'from db 1');
+    await expect.poll(() => heard, { timeout: 3_000 }).toEqual(['1:from db 1']);
+  });
+
+  it('changes its subscription epoch when the subscriber connection comes back', async () => {
+    const keyPrefix = `${prefix}epoch:`;
+    const state = open(url, keyPrefix);
+    expect(state.subscriptionEpoch()).toBeUndefined();
+    await state.subscribe('events', () => {});
+    const first = state.subscriptionEpoch();
+    expect(first).toBeTypeOf('number');
+    const list = String(await raw.client('LIST'));
+    const id = new RegExp(`id=(\\d+) [^\\n]*name=${keyPrefix}sub `).exec(list)?.[1];
+    expect(id).toBeDefined();
+    await raw.client('KILL', 'ID', id as string);
+    await expect.poll(() => state.subscriptionEpoch(), { timeout: 10_000 }).toBe((first as number) + 1);
   });
 });

@@ -127,6 +127,8 @@ export interface Quality {
   psnr: number;
   ssim: number;
   seeThrough: number;
+  /** Edge F1 (see edgeScore). */
+  edges: number;
 }
 
 export function compare(input: Pixels, svg: string): Quality {
@@ -137,5 +139,66 @@ export function compare(input: Pixels, svg: string): Quality {
     psnr: psnr(a, b),
     ssim: ssim(a, b, input.width, input.height),
     seeThrough: seeThroughPixels(input, rendered),
+    edges: edgeScore(a, b, input.width, input.height).f1,
   };
+}
+
+/** Edge map on luma: a pixel is an edge where the larger central difference reaches `threshold`. */
+export function edgeMap(rgb: Uint8Array, width: number, height: number, threshold = 40): Uint8Array {
+  const y = luma(rgb, width * height);
+  const edges = new Uint8Array(width * height);
+  for (let row = 0; row < height; row++) {
+    for (let col = 0; col < width; col++) {
+      const i = row * width + col;
+      const gx = y[col + 1 < width ? i + 1 : i]! - y[col > 0 ? i - 1 : i]!;
+      const gy = y[row + 1 < height ? i + width : i]! - y[row > 0 ? i - width : i]!;
+      if (Math.max(Math.abs(gx), Math.abs(gy)) >= threshold) edges[i] = 1;
+    }
+  }
+  return edges;
+}
+
+/** Share of the edge pixels of `a` that have an edge of `b` within one pixel (8-neighbourhood). */
+function edgeHits(a: Uint8Array, b: Uint8Array, width: number, height: number): number {
+  let total = 0;
+  let hits = 0;
+  for (let row = 0; row < height; row++) {
+    for (let col = 0; col < width; col++) {
+      if (!a[row * width + col]) continue;
+      total++;
+      let found = false;
+      for (let dy = -1; dy <= 1 && !found; dy++) {
+        const r = row + dy;
+        if (r < 0 || r >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const c = col + dx;
+          if (c >= 0 && c < width && b[r * width + c]) {
+            found = true;
+            break;
+          }
+        }
+      }
+      if (found) hits++;
+    }
+  }
+  return total === 0 ? 1 : hits / total;
+}
+
+/**
+ * Edge F1 between the input's and the render's edge maps, one pixel of slack: recall falls when
+ * thin lines, text strokes or borders vanish; precision falls on jagged or invented outlines.
+ * PSNR barely moves for a lost 1-px line; this does.
+ */
+export function edgeScore(
+  a: Uint8Array,
+  b: Uint8Array,
+  width: number,
+  height: number,
+): { precision: number; recall: number; f1: number } {
+  const ea = edgeMap(a, width, height);
+  const eb = edgeMap(b, width, height);
+  const recall = edgeHits(ea, eb, width, height);
+  const precision = edgeHits(eb, ea, width, height);
+  const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+  return { precision, recall, f1 };
 }

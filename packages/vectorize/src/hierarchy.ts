@@ -40,6 +40,16 @@ export function buildHierarchy(clustering: Clustering, settings: HierarchySettin
   const sumB = Float64Array.from(clustering.sumB);
   const sumA = Float64Array.from(clustering.sumA);
   const { adjacency, perimeter } = buildAdjacency(clustering);
+  // Mean colours kept beside the sums (updated on merge), so the neighbour scan does no division.
+  const mean = new Float64Array(count * 4);
+  const updateMean = (c: number): void => {
+    const inv = 1 / colorArea[c]!;
+    mean[4 * c] = sumR[c]! * inv;
+    mean[4 * c + 1] = sumG[c]! * inv;
+    mean[4 * c + 2] = sumB[c]! * inv;
+    mean[4 * c + 3] = sumA[c]! * inv;
+  };
+  for (let i = 0; i < count; i++) updateMean(i);
 
   const representative = new Int32Array(count);
   for (let i = 0; i < count; i++) representative[i] = i;
@@ -70,21 +80,17 @@ export function buildHierarchy(clustering: Clustering, settings: HierarchySettin
     if (representative[id] !== id || queue.area !== area[id]) continue;
 
     adjacency.compact(id, resolve, stamp, slot);
-    const inv = 1 / colorArea[id]!;
-    const r = sumR[id]! * inv;
-    const g = sumG[id]! * inv;
-    const b = sumB[id]! * inv;
-    const a = sumA[id]! * inv;
+    const r = mean[4 * id]!;
+    const g = mean[4 * id + 1]!;
+    const b = mean[4 * id + 2]!;
+    const a = mean[4 * id + 3]!;
     let best = -1;
     let bestDistance = Number.POSITIVE_INFINITY;
     for (let node = adjacency.head[id]!; node >= 0; node = adjacency.next[node]!) {
-      const other = target[node]!;
-      const oi = 1 / colorArea[other]!;
+      const o = 4 * target[node]!;
       const distance =
-        Math.abs(sumR[other]! * oi - r) +
-        Math.abs(sumG[other]! * oi - g) +
-        Math.abs(sumB[other]! * oi - b) +
-        Math.abs(sumA[other]! * oi - a);
+        Math.abs(mean[o]! - r) + Math.abs(mean[o + 1]! - g) + Math.abs(mean[o + 2]! - b) + Math.abs(mean[o + 3]! - a);
+      const other = o >> 2;
       if (distance < bestDistance || (distance === bestDistance && area[other]! > area[best]!)) {
         bestDistance = distance;
         best = other;
@@ -111,6 +117,7 @@ export function buildHierarchy(clustering: Clustering, settings: HierarchySettin
       sumB[best]! += sumB[id]!;
       sumA[best]! += sumA[id]!;
       colorArea[best]! += colorArea[id]!;
+      updateMean(best);
     }
     mergedInto[id] = best;
     representative[id] = best;

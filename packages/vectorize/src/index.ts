@@ -1,7 +1,8 @@
 import { traceBinary } from './binary-engine.ts';
 import { traceColor } from './color-engine.ts';
+import { snapFineDetail } from './fine-detail.ts';
 import { type ResolvedOptions, resolveOptions, type VectorizeOptions } from './options.ts';
-import { countColors, tracePixelExact } from './pixel-exact.ts';
+import { countColors, traceLabelRegions, tracePixelExact } from './pixel-exact.ts';
 import { svgDocument } from './svg.ts';
 import type { ResolvedEngine, RgbaImage, VectorizeResult, VectorPath } from './types.ts';
 
@@ -64,9 +65,17 @@ export function chooseEngine(image: RgbaImage, options: ResolvedOptions): Resolv
 export function vectorize(image: RgbaImage, options: VectorizeOptions = {}): VectorizeResult {
   checkImage(image);
   const resolved = resolveOptions(options);
-  const engineUsed = chooseEngine(image, resolved);
+  let engineUsed = chooseEngine(image, resolved);
+  // auto on a diagram or screenshot: exact runs of its dominant colours (see fine-detail.ts).
+  const snapped =
+    resolved.engine === 'auto' && engineUsed === 'spline' && resolved.color_mode !== 'binary'
+      ? snapFineDetail(image)
+      : null;
+  if (snapped) engineUsed = 'pixel-exact';
   let paths: VectorPath[];
-  if (engineUsed === 'pixel-exact') paths = tracePixelExact(image, resolved.path_precision);
+  if (snapped)
+    paths = traceLabelRegions(snapped.labels, snapped.palette, image.width, image.height, resolved.path_precision, 0);
+  else if (engineUsed === 'pixel-exact') paths = tracePixelExact(image, resolved.path_precision);
   else if (resolved.color_mode === 'binary') paths = traceBinary(image, resolved);
   else paths = traceColor(image, resolved);
   const svg = svgDocument(image.width, image.height, paths, {

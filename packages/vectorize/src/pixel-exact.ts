@@ -41,15 +41,31 @@ export function indexColors(image: RgbaImage): { labels: Int32Array; colors: num
  * input size without anti-aliasing it reproduces every pixel; fully transparent pixels get no path.
  */
 export function tracePixelExact(image: RgbaImage, precision: number): VectorPath[] {
-  const { width: w, height: h } = image;
   const { labels, colors } = indexColors(image);
+  return traceLabelRegions(labels, colors, image.width, image.height, precision, -1);
+}
+
+/**
+ * Exact regions of equal labels (-1 = none), one path per label with colour `colors[label]` (RGBA
+ * key). `paper` (a label, or -1) is painted once as the whole frame under the rest, so its outline
+ * does not repeat every shape on it as a hole; painted first, it stays exact under crispEdges.
+ */
+export function traceLabelRegions(
+  labels: ArrayLike<number>,
+  colors: readonly number[],
+  w: number,
+  h: number,
+  precision: number,
+  paper: number,
+): VectorPath[] {
   const builders = colors.map(() => new PathBuilder(precision));
+  if (paper >= 0) builders[paper]!.polygon([0, 0, w, 0, w, h, 0, h]);
   const walkedTop = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const index = y * w + x;
       const label = labels[index]!;
-      if (label < 0 || walkedTop[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
+      if (label < 0 || label === paper || walkedTop[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
       const inside = (px: number, py: number): boolean =>
         px >= 0 && py >= 0 && px < w && py < h && labels[py * w + px] === label;
       const builder = builders[label]!;
@@ -71,10 +87,12 @@ export function tracePixelExact(image: RgbaImage, precision: number): VectorPath
       builder.close();
     }
   }
-  return colors.map((key, i) => ({
+  const paths = colors.map((key, i) => ({
     color: { r: key >>> 24, g: (key >>> 16) & 255, b: (key >>> 8) & 255, a: key & 255 },
     commands: builders[i]!.commands,
   }));
+  if (paper > 0) paths.unshift(...paths.splice(paper, 1));
+  return paths;
 }
 
 /**

@@ -130,49 +130,57 @@ function onFrameLine(ax: number, ay: number, bx: number, by: number, width: numb
   return (ax === bx && (ax === 0 || ax === width)) || (ay === by && (ay === 0 || ay === height));
 }
 
+/** A closed polygon as parallel typed arrays: x, y and a corner flag per point. */
+interface Points {
+  xs: Float64Array;
+  ys: Float64Array;
+  corner: Uint8Array;
+}
+
 /**
  * Marks corners, then subdivides segments longer than `lengthThreshold` with the four-point
  * interpolating scheme (new points lie on a smooth curve through the old ones), keeping corners sharp.
+ * Typed arrays sized for the worst case of each round (every segment split): no per-point allocation.
  */
-function smooth(polygon: Float64Array, s: SplineSettings): { xs: number[]; ys: number[]; corner: number[] } {
+function smooth(polygon: Float64Array, s: SplineSettings): Points {
   const n = polygon.length / 2;
-  let xs: number[] = [];
-  let ys: number[] = [];
+  const px = new Float64Array(n);
+  const py = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    xs.push(polygon[2 * i]!);
-    ys.push(polygon[2 * i + 1]!);
+    px[i] = polygon[2 * i]!;
+    py[i] = polygon[2 * i + 1]!;
   }
   const cosLimit = Math.cos((s.cornerThreshold * Math.PI) / 180);
-  let corner: number[] = new Array(n).fill(0);
+  const pc = new Uint8Array(n);
   const w = s.frameWidth;
   const h = s.frameHeight;
   for (let i = 0; i < n; i++) {
     const p = (i + n - 1) % n;
     const q = (i + 1) % n;
-    const ax = xs[i]! - xs[p]!;
-    const ay = ys[i]! - ys[p]!;
-    const bx = xs[q]! - xs[i]!;
-    const by = ys[q]! - ys[i]!;
+    const ax = px[i]! - px[p]!;
+    const ay = py[i]! - py[p]!;
+    const bx = px[q]! - px[i]!;
+    const by = py[q]! - py[i]!;
     // Turning angle >= threshold  <=>  cos(turn) <= cos(threshold).
     const cos = (ax * bx + ay * by) / (Math.hypot(ax, ay) * Math.hypot(bx, by) || 1);
     const sharp = cos <= cosLimit + 1e-9 && s.cornerThreshold < 180;
     const frame =
-      onFrameLine(xs[p]!, ys[p]!, xs[i]!, ys[i]!, w, h) || onFrameLine(xs[i]!, ys[i]!, xs[q]!, ys[q]!, w, h);
-    corner[i] = sharp || frame ? 1 : 0;
+      onFrameLine(px[p]!, py[p]!, px[i]!, py[i]!, w, h) || onFrameLine(px[i]!, py[i]!, px[q]!, py[q]!, w, h);
+    pc[i] = sharp || frame ? 1 : 0;
   }
-  ({ xs, ys, corner } = anchorLongEdges(xs, ys, corner, s.lengthThreshold * ANCHOR_FACTOR));
+  let { xs, ys, corner } = anchorLongEdges({ xs: px, ys: py, corner: pc }, s.lengthThreshold * ANCHOR_FACTOR);
   const limitSquared = s.lengthThreshold * s.lengthThreshold;
   for (let round = 0; round < s.maxIterations; round++) {
     const m = xs.length;
-    const nx: number[] = [];
-    const ny: number[] = [];
-    const nc: number[] = [];
-    let inserted = false;
+    const nx = new Float64Array(2 * m);
+    const ny = new Float64Array(2 * m);
+    const nc = new Uint8Array(2 * m);
+    let k2 = 0;
     for (let i = 0; i < m; i++) {
       const j = (i + 1) % m;
-      nx.push(xs[i]!);
-      ny.push(ys[i]!);
-      nc.push(corner[i]!);
+      nx[k2] = xs[i]!;
+      ny[k2] = ys[i]!;
+      nc[k2++] = corner[i]!;
       const dx = xs[j]! - xs[i]!;
       const dy = ys[j]! - ys[i]!;
       if (dx * dx + dy * dy <= limitSquared) continue;
@@ -185,14 +193,14 @@ function smooth(polygon: Float64Array, s: SplineSettings): { xs: number[]; ys: n
       const ay = corner[i] === 1 ? 2 * ys[i]! - ys[j]! : ys[h0]!;
       const bx = corner[j] === 1 ? 2 * xs[j]! - xs[i]! : xs[k]!;
       const by = corner[j] === 1 ? 2 * ys[j]! - ys[i]! : ys[k]!;
-      nx.push((-ax + 9 * xs[i]! + 9 * xs[j]! - bx) / 16);
-      ny.push((-ay + 9 * ys[i]! + 9 * ys[j]! - by) / 16);
-      nc.push(0);
-      inserted = true;
+      nx[k2] = (-ax + 9 * xs[i]! + 9 * xs[j]! - bx) / 16;
+      ny[k2] = (-ay + 9 * ys[i]! + 9 * ys[j]! - by) / 16;
+      nc[k2++] = 0;
     }
-    xs = nx;
-    ys = ny;
-    corner = nc;
+    const inserted = k2 > m;
+    xs = nx.subarray(0, k2);
+    ys = ny.subarray(0, k2);
+    corner = nc.subarray(0, k2);
     if (!inserted) break;
   }
   return { xs, ys, corner };
@@ -202,27 +210,30 @@ function smooth(polygon: Float64Array, s: SplineSettings): { xs: number[]; ys: n
  * Adds collinear points along edges longer than `spacing`, so the smoothing bends only near
  * vertices: a long edge between two gentle turns stays straight, as drawn.
  */
-function anchorLongEdges(
-  xs: number[],
-  ys: number[],
-  corner: number[],
-  spacing: number,
-): { xs: number[]; ys: number[]; corner: number[] } {
-  const ax: number[] = [];
-  const ay: number[] = [];
-  const ac: number[] = [];
+function anchorLongEdges({ xs, ys, corner }: Points, spacing: number): Points {
   const m = xs.length;
+  const pieces = new Int32Array(m);
+  let total = 0;
   for (let i = 0; i < m; i++) {
     const j = (i + 1) % m;
-    ax.push(xs[i]!);
-    ay.push(ys[i]!);
-    ac.push(corner[i]!);
-    const pieces = Math.floor(Math.hypot(xs[j]! - xs[i]!, ys[j]! - ys[i]!) / spacing);
-    for (let k = 1; k < pieces; k++) {
-      const t = k / pieces;
-      ax.push(xs[i]! + (xs[j]! - xs[i]!) * t);
-      ay.push(ys[i]! + (ys[j]! - ys[i]!) * t);
-      ac.push(0);
+    pieces[i] = Math.floor(Math.hypot(xs[j]! - xs[i]!, ys[j]! - ys[i]!) / spacing);
+    total += Math.max(1, pieces[i]!);
+  }
+  if (total === m) return { xs, ys, corner };
+  const ax = new Float64Array(total);
+  const ay = new Float64Array(total);
+  const ac = new Uint8Array(total);
+  let o = 0;
+  for (let i = 0; i < m; i++) {
+    const j = (i + 1) % m;
+    ax[o] = xs[i]!;
+    ay[o] = ys[i]!;
+    ac[o++] = corner[i]!;
+    const count = pieces[i]!;
+    for (let k = 1; k < count; k++) {
+      const t = k / count;
+      ax[o] = xs[i]! + (xs[j]! - xs[i]!) * t;
+      ay[o++] = ys[i]! + (ys[j]! - ys[i]!) * t;
     }
   }
   return { xs: ax, ys: ay, corner: ac };

@@ -40,7 +40,7 @@ class NumberList {
 }
 
 /**
- * SVG path data: absolute move-to, relative everything else (small numbers are shorter), "h"/"v"
+ * SVG path data: absolute first move-to, relative everything else (small numbers are shorter), "h"/"v"
  * for axis-aligned lines. Relative offsets come from the rounded absolute coordinates, so nothing drifts.
  */
 export function pathData(commands: readonly PathCommand[], precision: number): string {
@@ -60,10 +60,18 @@ export function pathData(commands: readonly PathCommand[], precision: number): s
   for (const c of commands) {
     switch (c[0]) {
       case 'M':
-        out.command('M');
-        last = 'M';
-        out.number(formatNumber(c[1], precision));
-        out.number(formatNumber(c[2], precision));
+        // Later sub-paths move relative to where the previous one closed when that is shorter.
+        {
+          const absX = formatNumber(c[1], precision);
+          const absY = formatNumber(c[2], precision);
+          const relX = rel(c[1], x);
+          const relY = rel(c[2], y);
+          const relative = last !== '' && relX.length + relY.length < absX.length + absY.length;
+          out.command(relative ? 'm' : 'M');
+          out.number(relative ? relX : absX);
+          out.number(relative ? relY : absY);
+        }
+        last = 'm';
         x = startX = c[1];
         y = startY = c[2];
         break;

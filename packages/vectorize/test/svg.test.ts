@@ -20,13 +20,18 @@ describe('SVG writing', () => {
         ['L', 2, 1],
         ['C', 2, 1.5, 1.25, 2.5, 1.5, 2],
         ['Z'],
+        ['M', 3.5, 2.5],
+        ['L', 4.5, 2.5],
+        ['Z'],
         ['M', 10, 10],
         ['L', 11, 10],
         ['Z'],
       ],
       2,
     );
-    expect(d).toBe('M1.5 2h3v-1.75l-2.5.75c0 .5-.75 1.5-.5 1zM10 10h1z');
+    // A later move is relative to where the previous sub-path closed when that is shorter:
+    // (1.5, 2) to (3.5, 2.5) is m2 .5; (3.5, 2.5) to (10, 10) stays M10 10 (shorter than m6.5 7.5).
+    expect(d).toBe('M1.5 2h3v-1.75l-2.5.75c0 .5-.75 1.5-.5 1zm2 .5h1zM10 10h1z');
   });
 
   it('shortens colours when each channel repeats its digit', () => {

@@ -1,8 +1,10 @@
 import type { Logger } from '@trove/service-kit';
+import type { SharedState } from '@trove/shared-state';
 import type { ErrorsConfig } from '../config.ts';
 import type { ErrorsDatabase } from '../db.ts';
 import type { IssueChange } from '../ingest/event-writer.ts';
 import { issueJson } from '../issues/issue-json.ts';
+import { ReplicatedCache } from '../replicated-cache.ts';
 import { AddressPolicy } from './address-policy.ts';
 import { matches, type RuleConditions } from './conditions.ts';
 import { deliverWebhook } from './webhook.ts';
@@ -16,8 +18,11 @@ interface RuleRow {
   cooldown_seconds: number;
 }
 
-/** Rules change rarely and are read for every batch: cached briefly, dropped on change here. */
-const RULE_CACHE_MS = 5000;
+/**
+ * Rules change rarely and are read for every batch: cached, and dropped on every replica at once
+ * when one changes them (pub/sub); the time limit is only a safety net.
+ */
+const RULE_CACHE_MS = 30_000;
 
 /**
  * Evaluates alert rules after events are committed, off the ingest path: an answer to the SDK
@@ -26,7 +31,7 @@ const RULE_CACHE_MS = 5000;
  */
 export class AlertEngine {
   readonly policy: AddressPolicy;
-  private readonly rules = new Map<number, { rows: RuleRow[]; expiresAt: number }>();
+  private readonly rules: ReplicatedCache<RuleRow[]>;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
 
@@ -34,12 +39,19 @@ export class AlertEngine {
     private readonly db: ErrorsDatabase,
     private readonly config: ErrorsConfig,
     private readonly logger: Logger,
+    state: SharedState,
   ) {
     this.policy = new AddressPolicy(config.WEBHOOK_ALLOWED_NETWORKS);
+    this.rules = new ReplicatedCache(state, 'alert-rules', RULE_CACHE_MS, logger);
   }
 
-  rulesChanged(projectId: number): void {
-    this.rules.delete(projectId);
+  start(): Promise<void> {
+    return this.rules.start();
+  }
+
+  /** Called after a change to a project's rules is committed, before it is answered. */
+  rulesChanged(projectId: number): Promise<void> {
+    return this.rules.invalidate(projectId);
   }
 
   onIssueChanges = (changes: IssueChange[]): void => {
@@ -50,7 +62,7 @@ export class AlertEngine {
   /** Stops retries and waits for calls in flight; called when the app closes. */
   async stop(): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight, this.rules.stop()]);
   }
 
   /** Resolves when every evaluation and delivery started so far has finished (tests and shutdown). */
@@ -64,15 +76,14 @@ export class AlertEngine {
   }
 
   private async rulesOf(projectId: number): Promise<RuleRow[]> {
-    const cached = this.rules.get(projectId);
-    if (cached && cached.expiresAt > Date.now()) return cached.rows;
-    const rows = await this.db.sql.query<RuleRow>(
-      `SELECT id, name, conditions, action_type, action_config, cooldown_seconds
-       FROM alert_rules WHERE project_id = $1 AND enabled`,
-      [projectId],
+    const rows = await this.rules.get(projectId, () =>
+      this.db.sql.query<RuleRow>(
+        `SELECT id, name, conditions, action_type, action_config, cooldown_seconds
+         FROM alert_rules WHERE project_id = $1 AND enabled`,
+        [projectId],
+      ),
     );
-    this.rules.set(projectId, { rows, expiresAt: Date.now() + RULE_CACHE_MS });
-    return rows;
+    return rows ?? [];
   }
 
   private async evaluate(changes: IssueChange[]): Promise<void> {
@@ -85,9 +96,11 @@ export class AlertEngine {
     }
   }
 
+  /** The rule must still be enabled when it is claimed: one disabled a moment ago never fires. */
   private async claim(rule: RuleRow, issueId: string): Promise<boolean> {
     const rows = await this.db.sql.query(
-      `INSERT INTO alert_rule_fires AS f (rule_id, issue_id, last_fired_at) VALUES ($1, $2, now())
+      `INSERT INTO alert_rule_fires AS f (rule_id, issue_id, last_fired_at)
+       SELECT $1, $2, now() FROM alert_rules WHERE id = $1 AND enabled
        ON CONFLICT (rule_id, issue_id) DO UPDATE SET last_fired_at = now()
        WHERE f.last_fired_at <= now() - make_interval(secs => $3)
        RETURNING 1`,

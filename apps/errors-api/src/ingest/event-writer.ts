@@ -14,6 +14,8 @@ export interface PreparedEvent {
   level: string;
   receivedAt: string;
   payload: string;
+  /** Who hit the error (user id, e-mail, username or IP address), counted once per issue; null when unknown. */
+  userKey: string | null;
 }
 
 /** What one committed write did to an issue; listeners turn these into live updates and alerts. */
@@ -124,7 +126,7 @@ export class EventWriter {
     const input = `[${events
       .map(
         (e, ord) =>
-          `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}"}`,
+          `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}","user_key":${JSON.stringify(e.userKey)}}`,
       )
       .join(',')}]`;
     const rows = await this.db.sql.query<{ row: BatchRow | string }>(WRITE_BATCH_SQL, [input]);

@@ -45,6 +45,19 @@ export function parseEventJson(bytes: Buffer): Json {
   return event;
 }
 
+/** The first of the user's id, e-mail, username and IP address the event names, tagged by kind. */
+export function eventUserKey(event: Json): string | null {
+  const user = asObject(event.user);
+  if (!user) return null;
+  for (const kind of ['id', 'email', 'username', 'ip_address']) {
+    const value = user[kind];
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
+      return `${kind}:${String(value).replace(/\0/g, '').slice(0, 200)}`;
+    }
+  }
+  return null;
+}
+
 /** `payload` is the event's own bytes, compressed: stored as sent, not as re-serialised. */
 export function prepareEvent(
   event: Json,
@@ -65,5 +78,6 @@ export function prepareEvent(
     level: eventLevel(event),
     receivedAt: new Date().toISOString(),
     payload,
+    userKey: eventUserKey(event),
   };
 }

@@ -114,3 +114,30 @@ export const ruleDeliveriesSchema = {
     ...commonErrors,
   },
 } as const;
+
+export const updateRuleSchema = {
+  ...base,
+  summary: 'Replace an alert rule: name, conditions, action, cooldown and whether it is enabled',
+  params: idParams,
+  body: createRuleSchema.body,
+  response: { 200: ruleSchema, ...commonErrors },
+} as const;
+
+export const testRuleSchema = {
+  ...base,
+  summary: "Send a test payload to the rule's webhook now and report what it answered (nothing is recorded)",
+  params: idParams,
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        ok: { type: 'boolean' },
+        attempts: { type: 'integer' },
+        status: { type: 'integer' },
+        error: { type: 'string' },
+      },
+      required: ['ok', 'attempts'],
+    },
+    ...commonErrors,
+  },
+} as const;

@@ -1,4 +1,5 @@
 import { createThrowawayDatabase } from '@trove/data';
+import { missing } from '../../../../tests/support/requirements.ts';
 
 export interface Engine {
   name: string;
@@ -20,6 +21,6 @@ const postgres = (serverUrl: string): Engine => ({
 });
 
 /** PGlite always; real Postgres too when TEST_DATABASE_URL names a server. */
-export const ENGINES: Engine[] = process.env.TEST_DATABASE_URL
-  ? [embedded, postgres(process.env.TEST_DATABASE_URL)]
-  : [embedded];
+export const ENGINES: Engine[] = missing('postgres')
+  ? [embedded]
+  : [embedded, postgres(process.env.TEST_DATABASE_URL as string)];

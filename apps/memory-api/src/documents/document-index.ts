@@ -64,6 +64,11 @@ export function documentIndex(store: MemoryStore): Promise<DocumentIndex> {
   return index;
 }
 
+/** Drops a loaded document index so that the next use reads every document again (a feed resync). */
+export async function reloadDocumentIndex(store: MemoryStore): Promise<void> {
+  indexes.delete(store);
+}
+
 async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
   const rows = await store.prisma.document.findMany({
     select: {
@@ -99,4 +104,26 @@ async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
     index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
   }
   return index;
+}
+
+/**
+ * Re-reads documents named by the change feed into the index, if it is loaded (one loaded later
+ * reads everything anyway): another replica's create, edit, move or delete.
+ */
+export async function applyDocumentChanges(store: MemoryStore, ids: string[]): Promise<void> {
+  const loaded = indexes.get(store);
+  if (!loaded || ids.length === 0) return;
+  const index = await loaded;
+  const rows = await store.prisma.document.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, namespace: true, tags: true, createdAt: true, embedding: true, embeddingModel: true },
+  });
+  const found = new Set<string>();
+  for (const r of rows) {
+    if (!r.embedding || r.embeddingModel !== store.embedder.model) continue;
+    found.add(r.id);
+    const vector = decodeEmbedding(r.embedding);
+    index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
+  }
+  for (const id of ids) if (!found.has(id)) index.remove(id);
 }

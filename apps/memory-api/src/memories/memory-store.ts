@@ -4,10 +4,12 @@ import { type Embedder, tokenize } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
+import { type MemoryFilter, matchesFilter } from './filters.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
 import { REMEMBER_PLAIN_SQL, REMEMBER_SQL } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
-import { type CatalogRow, VectorCatalog } from './vector-catalog.ts';
+import { type CatalogRow, entryOf, VectorCatalog } from './vector-catalog.ts';
+import type { VectorFeed } from './vector-feed.ts';
 
 export interface StoreThresholds {
   duplicate: number;
@@ -59,6 +61,7 @@ const CATALOG_COLUMNS = {
   validUntil: true,
   tags: true,
   metadata: true,
+  contentHash: true,
 } as const;
 
 const LOAD_PAGE = 5000;
@@ -97,6 +100,8 @@ export class MemoryStore {
    * the `[[slug]]` mentions), so the store need not know them.
    */
   readonly contentWritten: ((row: MemoryRow, change: { created: boolean }) => Promise<unknown>)[] = [];
+  /** The change feed that keeps the catalog current with other replicas' writes (set by the app). */
+  feed: VectorFeed | undefined;
 
   constructor(
     readonly db: MemoryDatabase,
@@ -180,6 +185,67 @@ export class MemoryStore {
     return { indexed, reembedded, unembedded };
   }
 
+  /**
+   * Re-reads memories named by the change feed into the catalog: a vector only where the text it
+   * was embedded from changed (re-inserting into the graph is the costly part), filter fields
+   * always, and removal of rows that are gone.
+   */
+  async applyChanges(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const rows = await this.prisma.memory.findMany({
+      where: { id: { in: ids } },
+      select: { ...CATALOG_COLUMNS, embedding: true, embeddingModel: true },
+    });
+    const found = new Set<string>();
+    for (const r of rows) {
+      found.add(r.id);
+      const usable = r.embedding && r.embeddingModel === this.embedder.model;
+      if (usable && this.catalog.contentHashOf(r.id) === r.contentHash) this.catalog.touch(r);
+      else this.catalog.put(r, usable ? decodeEmbedding(r.embedding as Uint8Array) : null);
+    }
+    for (const id of ids) if (!found.has(id)) this.catalog.remove(id);
+  }
+
+  /**
+   * Whether a row read from the database is what an index said it is: it passes the filter by its
+   * own (current) fields, and a vector indexed for it was embedded from its current text. Every
+   * candidate any index brings is checked so, so a lagging index can never return what the
+   * database says is gone, moved or rewritten; a stale entry found here is refreshed.
+   * `indexedHash`: the hash as the index held it when searched (the feed may have refreshed the
+   * entry since, but the score came from the vector searched then).
+   */
+  confirms(row: MemoryRow, filter: MemoryFilter, indexedHash = this.catalog.contentHashOf(row.id)): boolean {
+    if (!matchesFilter(entryOf(row), filter)) {
+      const indexedEntry = this.catalog.entry(row.id);
+      if (indexedEntry && matchesFilter(indexedEntry, filter)) this.refreshSoon();
+      return false;
+    }
+    if (indexedHash !== undefined && indexedHash !== row.contentHash) {
+      this.refreshSoon();
+      return false;
+    }
+    return true;
+  }
+
+  private refreshSoon(): void {
+    void this.feed?.catchUp();
+  }
+
+  /** The nearest memories that pass `filter`, confirmed against their rows (see `confirms`). */
+  async confirmedNeighbours(
+    vector: Float32Array,
+    k: number,
+    filter: MemoryFilter,
+  ): Promise<{ id: string; score: number; row: MemoryRow }[]> {
+    const hits = this.catalog.search(vector, k, filter);
+    const searched = this.catalog.contentHashesOf(hits.map((h) => h.id));
+    const rows = await this.getMany(hits.map((h) => h.id));
+    return hits.flatMap((h) => {
+      const row = rows.get(h.id);
+      return row && this.confirms(row, filter, searched.get(h.id)) ? [{ ...h, row }] : [];
+    });
+  }
+
   async get(id: string): Promise<MemoryRow | null> {
     const [row] = await this.hot.byId([id]);
     return row ? fromSqlRow(row) : null;
@@ -202,14 +268,16 @@ export class MemoryStore {
     const hash = contentHash(input.content);
     const vector = await this.embedOne(input.content);
     const live = { namespace: input.namespace };
-    const neighbours = this.catalog.search(vector, 6, live);
+    // Duplicates and contradictions are decided on what every replica has committed, read back
+    // from the rows: a replica whose index lags must not store a duplicate or retire the wrong fact.
+    await this.feed?.catchUp();
+    const neighbours = await this.confirmedNeighbours(vector, 6, live);
     const nearest = neighbours[0];
     // A correction is usually close to what it corrects; with detect_contradiction the caller says
     // so, and the nearest is retired rather than taken for a duplicate.
     if (!input.detectContradiction && nearest && nearest.score >= this.thresholds.duplicate) {
-      const existing = await this.get(nearest.id);
-      if (existing && wordOverlap(existing.content, input.content) >= DUPLICATE_MIN_WORD_OVERLAP) {
-        return { row: existing, created: false, duplicateSimilarity: nearest.score };
+      if (wordOverlap(nearest.row.content, input.content) >= DUPLICATE_MIN_WORD_OVERLAP) {
+        return { row: nearest.row, created: false, duplicateSimilarity: nearest.score };
       }
     }
     const retire =

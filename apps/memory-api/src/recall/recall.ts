@@ -3,8 +3,12 @@ import type { MemoryFilter } from '../memories/filters.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { type MemoryJson, toMemoryJson } from '../memories/record.ts';
 import { type ArmHit, ftsArm, graphArm, hybridArm, vectorArm } from './arms.ts';
+import { termStatistics } from './bm25.ts';
 import { BOOST_FACTOR_RANGE, type Boosts, boostsFor } from './boosts.ts';
 import { type ArmName, type Fused, fuse, type WeightedArm } from './fuse.ts';
+import { clientScore, rerank } from './rerank.ts';
+import { questionTime } from './time.ts';
+import { questionVector } from './vector-query.ts';
 
 export interface RecallInput {
   query: string;
@@ -23,33 +27,40 @@ export interface RecallResult extends MemoryJson {
     strategy: RecallStrategy;
     arms: Fused['arms'];
     fused: number;
+    context: number;
+    speaker: number;
+    time: number | null;
     boosts: Boosts;
     score: number;
   };
 }
 
-// Fusion weights the vector arm above the hybrid and full-text arms (tuned on bench/retrieval-set).
-const ARM_WEIGHTS: Record<ArmName, number> = { vector: 1, hybrid: 0.9, fts5: 0.9, graph: 0.8 };
+// Fusion weights, tuned on the tuning half of bench:quality: with the question's words weighed by
+// their rarity in the namespace (vector-query.ts) the vector arm leads; full text breaks its ties.
+export const ARM_WEIGHTS: Record<ArmName, number> = { vector: 8, hybrid: 1, fts5: 1, graph: 0.8 };
 
 /** How many candidates each arm brings to fusion for a given result limit. */
 const candidatesFor = (limit: number) => Math.max(30, limit * 3);
 
 export async function recall(store: MemoryStore, input: RecallInput): Promise<RecallResult[]> {
   const n = candidatesFor(input.limit);
+  const now = Date.now();
+  // A date the question names is matched against memories' times, not searched as words.
+  const asked = questionTime(input.query, now);
   const needsVector = input.strategy !== 'fts5';
   const needsText = input.strategy === 'fts5' || input.strategy === 'hybrid' || input.strategy === 'fusion';
   // The full-text query runs on the database's thread while the query is embedded and the vector
   // index searched here.
-  const textSearch = needsText ? ftsArm(store, input.query, n, input.filter) : Promise.resolve([]);
+  const textSearch = needsText ? ftsArm(store, asked.text, n, input.filter) : Promise.resolve([]);
   textSearch.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  const queryVector = needsVector ? await store.embedOne(input.query) : null;
+  const stats = needsVector ? await termStatistics(store).get(input.filter.namespace) : null;
+  const queryVector = needsVector ? await questionVector(store, asked.text, stats) : null;
   const vector: ArmHit[] = queryVector ? vectorArm(store, queryVector, n, input.filter) : [];
+  // Which text each hit's vector was embedded from when searched: checked against the rows below.
+  const searchedHashes = store.catalog.contentHashesOf(vector.map((h) => h.id));
   const text: ArmHit[] = await textSearch;
 
   const arm = (name: ArmName, hits: ArmHit[]): WeightedArm => ({ name, weight: ARM_WEIGHTS[name], hits });
-  // Rank fusion rewards being found by several arms, so a weak vector match must not count as a
-  // find: in fusion the vector arm keeps only hits above the floor. Alone, it ranks all.
-  const confident = vector.filter((h) => h.signal >= input.vectorFloor);
   let arms: WeightedArm[];
   switch (input.strategy) {
     case 'vector':
@@ -62,24 +73,27 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
       arms = [arm('hybrid', hybridArm(store, queryVector as Float32Array, vector, text))];
       break;
     case 'graph':
-      arms = [arm('vector', vector), arm('graph', await graphArm(store, vector, input.filter))];
+      // Seeds and their neighbours, as before fusion was tuned: the vector list 1.0, the graph 0.8.
+      arms = [{ name: 'vector', weight: 1, hits: vector }, arm('graph', await graphArm(store, vector, input.filter))];
       break;
     default:
-      arms = [
-        arm('vector', confident),
-        arm('hybrid', hybridArm(store, queryVector as Float32Array, vector, text)),
-        arm('fts5', text),
-      ];
+      arms = [arm('vector', vector), arm('fts5', text)];
   }
-  const fused = fuse(arms);
-  const now = Date.now();
+  const ranked = await rerank(store, fuse(arms), { query: input.query, span: asked.span, filter: input.filter });
+  // Boosts move a score by BOOST_FACTOR_RANGE at most: only candidates that can still make the
+  // answer once boosted are read (with ~60 candidates for 10 results, most stop here, unread).
+  const floor = (ranked[input.limit - 1]?.score ?? 0) * BOOST_FACTOR_RANGE.min;
+  const cut = ranked.findIndex((r) => r.score * BOOST_FACTOR_RANGE.max < floor);
+  const contenders = cut < 0 ? ranked : ranked.slice(0, cut);
+  const rows = await store.getMany(contenders.map((r) => r.id));
   const results: RecallResult[] = [];
-  const { candidates, rows } = await contenders(store, fused, input);
-  for (const f of candidates) {
-    const row = rows.get(f.id);
-    if (!row) continue;
+  for (const r of contenders) {
+    const row = rows.get(r.id);
+    // What the database says is gone, moved or rewritten is not returned, whatever an index said.
+    if (!row || !store.confirms(row, input.filter, searchedHashes.get(r.id) ?? store.catalog.contentHashOf(r.id)))
+      continue;
     const boosts = boostsFor(row, now);
-    const score = Math.min(1, f.fused * boosts.factor);
+    const score = clientScore(r.score * boosts.factor);
     if (score < input.minScore) continue;
     results.push({
       ...toMemoryJson(row),
@@ -88,8 +102,11 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
         ? {
             explain: {
               strategy: input.strategy,
-              arms: roundArms(f.arms),
-              fused: round(f.fused),
+              arms: roundArms(r.fused.arms),
+              fused: round(r.fused.fused),
+              context: round(r.context),
+              speaker: r.speaker,
+              time: r.time === null ? null : round(r.time),
               boosts: roundBoosts(boosts),
               score: round(score),
             },
@@ -99,27 +116,6 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
   }
   results.sort((a, b) => b.score - a.score);
   return results.slice(0, input.limit);
-}
-
-/**
- * Rows of the fused candidates that can still make the answer once boosted: boosts scale a fused
- * score by BOOST_FACTOR_RANGE at most, so a candidate whose best boosted score is below the worst
- * boosted score of the limit-th one (or below min_score) can never be shown. Fusion brings ~60
- * candidates for 10 results; most stop here, unread. When a row the cut counted on has gone (a
- * concurrent forget), the rest are read after all.
- */
-async function contenders(store: MemoryStore, fused: Fused[], input: RecallInput) {
-  const boosted = (f: Fused, factor: number) => Math.min(1, f.fused * factor);
-  const limitth = fused[input.limit - 1];
-  const floor = Math.max(input.minScore, limitth ? boosted(limitth, BOOST_FACTOR_RANGE.min) : 0);
-  const cut = fused.findIndex((f) => boosted(f, BOOST_FACTOR_RANGE.max) < floor);
-  const first = cut < 0 ? fused : fused.slice(0, cut);
-  const rows = await store.getMany(first.map((f) => f.id));
-  if (first.length === fused.length || first.slice(0, input.limit).every((f) => rows.has(f.id))) {
-    return { candidates: first, rows };
-  }
-  for (const [id, row] of await store.getMany(fused.slice(first.length).map((f) => f.id))) rows.set(id, row);
-  return { candidates: fused, rows };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

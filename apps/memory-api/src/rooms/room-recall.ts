@@ -3,6 +3,8 @@ import { filterSql, matchesFilter } from '../memories/filters.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { toMemoryJson } from '../memories/record.ts';
 import { fromSqlRow, MEMORY_SELECT, sqlIso } from '../memories/sql-rows.ts';
+import { termStatistics } from '../recall/bm25.ts';
+import { questionVector } from '../recall/vector-query.ts';
 
 export interface MemberFilter {
   author?: string | undefined;
@@ -90,7 +92,8 @@ export async function semanticMembers(
     params,
   );
   const ids = agg?.ids ? agg.ids.split(',') : [];
-  const q = await store.embedOne(query);
+  // The question's vector as memory recall makes it (its words weighed by rarity in the namespace).
+  const q = await questionVector(store, query, await termStatistics(store).get(filter.namespace));
   if (dot(q, q) === 0) return [];
   const memoryFilter = { namespace: filter.namespace, at: filter.at };
   const best: { id: string; score: number }[] = [];

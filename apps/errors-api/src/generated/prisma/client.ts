@@ -67,6 +67,16 @@ export type Project = Prisma.ProjectModel
  */
 export type Issue = Prisma.IssueModel
 /**
+ * Model IssueDailyEvents
+ * Events per issue per UTC day, kept at ingest, so charts never count the events themselves.
+ */
+export type IssueDailyEvents = Prisma.IssueDailyEventsModel
+/**
+ * Model IssueUser
+ * Each user seen in an issue's events once; inserting one counts it in issues.user_count.
+ */
+export type IssueUser = Prisma.IssueUserModel
+/**
  * Model Event
  * One stored event, as the SDK sent it.
  */

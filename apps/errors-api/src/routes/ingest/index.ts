@@ -26,6 +26,11 @@ export const ingestRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     labelNames: ['outcome'] as const,
     registers: [app.metricsRegistry],
   });
+  const decidedLocally = new Counter({
+    name: 'errors_ingest_rate_limit_local_total',
+    help: 'Ingest rate-limit decisions this replica made alone because Redis was unreachable',
+    registers: [app.metricsRegistry],
+  });
 
   // SDKs send no Content-Type, text/plain, or the envelope type, often chunked and gzipped: take
   // the raw bytes whatever the type says, and decode them in the handler.
@@ -70,6 +75,8 @@ export const ingestRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
       limit: config.INGEST_RATE_LIMIT_PER_MINUTE,
       windowMs: 60_000,
     });
+    // Redis unreachable: the limit held per replica (shared-state logs the outage once).
+    if (!result.shared) decidedLocally.inc();
     if (result.allowed) return;
     accepted.inc({ outcome: 'rate_limited' });
     const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
-import { badRequest, notFound } from '@trove/service-kit';
+import { notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
+import { checkedWebhookUrl } from '../../alerts/webhook-url.ts';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
 import type { ErrorsDatabase } from '../../db.ts';
@@ -16,7 +16,7 @@ import {
 type IdParams = { Params: { id: string } };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface RuleRecord {
+export interface RuleRecord {
   id: string;
   projectId: number;
   name: string;
@@ -29,7 +29,7 @@ interface RuleRecord {
   project: { slug: string };
 }
 
-const ruleJson = (r: RuleRecord) => ({
+export const ruleJson = (r: RuleRecord) => ({
   id: r.id,
   project: r.project.slug,
   name: r.name,
@@ -41,7 +41,7 @@ const ruleJson = (r: RuleRecord) => ({
   created_at: r.createdAt.toISOString(),
 });
 
-async function findRule(db: ErrorsDatabase, id: string): Promise<RuleRecord> {
+export async function findRule(db: ErrorsDatabase, id: string): Promise<RuleRecord> {
   const rule = UUID.test(id)
     ? await db.prisma.alertRule.findUnique({ where: { id }, include: { project: { select: { slug: true } } } })
     : null;
@@ -74,13 +74,7 @@ export const ruleRoutes: FastifyPluginAsync<AppContext> = async (app, { db, aler
     };
   }>('/api/0/projects/:slug/rules', { schema: createRuleSchema }, async (request, reply) => {
     const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
-    const url = new URL(action_config.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw badRequest('action_config.url must be an http or https URL');
-    }
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    const refusal = isIP(literal) !== 0 ? alerts.policy.refusal(literal) : undefined;
-    if (refusal) throw badRequest(`action_config.url is not allowed: ${refusal}`);
+    const url = checkedWebhookUrl(action_config.url, alerts.policy);
     const project = await findProject(db, request.params.slug);
     const rule = await db.prisma.alertRule.create({
       data: {
@@ -94,14 +88,14 @@ export const ruleRoutes: FastifyPluginAsync<AppContext> = async (app, { db, aler
       },
       include: { project: { select: { slug: true } } },
     });
-    alerts.rulesChanged(project.id);
+    await alerts.rulesChanged(project.id);
     return reply.code(201).send(ruleJson(rule));
   });
 
   app.delete<IdParams>('/api/0/rules/:id', { schema: deleteRuleSchema }, async (request, reply) => {
     const rule = await findRule(db, request.params.id);
     await db.prisma.alertRule.deleteMany({ where: { id: rule.id } });
-    alerts.rulesChanged(rule.projectId);
+    await alerts.rulesChanged(rule.projectId);
     return reply.code(204).send();
   });
 
@@ -112,7 +106,7 @@ export const ruleRoutes: FastifyPluginAsync<AppContext> = async (app, { db, aler
       'UPDATE alert_rules SET enabled = NOT enabled WHERE id = $1 RETURNING enabled',
       [rule.id],
     );
-    alerts.rulesChanged(rule.projectId);
+    await alerts.rulesChanged(rule.projectId);
     return ruleJson({ ...rule, enabled: flipped?.enabled ?? !rule.enabled });
   });
 

@@ -84,3 +84,17 @@ export type GraphNode = Prisma.GraphNodeModel
  * A directed edge of the explicit graph.
  */
 export type GraphEdge = Prisma.GraphEdgeModel
+/**
+ * Model VectorChange
+ * The change log that keeps every replica's in-process vector index current: one row per write
+ * that changed a memory's or document's vector, status or filter fields, appended by triggers in
+ * the writing transaction. Replicas read it in id order from their own position (woken by
+ * NOTIFY trove_vector_changes); rows older than the retention are trimmed.
+ */
+export type VectorChange = Prisma.VectorChangeModel
+/**
+ * Model VectorChangeHorizon
+ * One row: the highest change id trimmed from vector_changes. A replica whose position is below
+ * it missed changes it can no longer read, and rebuilds its index.
+ */
+export type VectorChangeHorizon = Prisma.VectorChangeHorizonModel

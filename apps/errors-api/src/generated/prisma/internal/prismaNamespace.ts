@@ -402,6 +402,8 @@ export const ModelName = {
   Session: 'Session',
   Project: 'Project',
   Issue: 'Issue',
+  IssueDailyEvents: 'IssueDailyEvents',
+  IssueUser: 'IssueUser',
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
@@ -421,7 +423,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "user" | "session" | "project" | "issue" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery"
+    modelProps: "serviceMeta" | "user" | "session" | "project" | "issue" | "issueDailyEvents" | "issueUser" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -792,6 +794,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.IssueCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.IssueCountAggregateOutputType> | number
+        }
+      }
+    }
+    IssueDailyEvents: {
+      payload: Prisma.$IssueDailyEventsPayload<ExtArgs>
+      fields: Prisma.IssueDailyEventsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IssueDailyEventsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IssueDailyEventsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        findFirst: {
+          args: Prisma.IssueDailyEventsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IssueDailyEventsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        findMany: {
+          args: Prisma.IssueDailyEventsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>[]
+        }
+        create: {
+          args: Prisma.IssueDailyEventsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        createMany: {
+          args: Prisma.IssueDailyEventsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IssueDailyEventsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>[]
+        }
+        delete: {
+          args: Prisma.IssueDailyEventsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        update: {
+          args: Prisma.IssueDailyEventsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        deleteMany: {
+          args: Prisma.IssueDailyEventsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IssueDailyEventsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IssueDailyEventsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>[]
+        }
+        upsert: {
+          args: Prisma.IssueDailyEventsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueDailyEventsPayload>
+        }
+        aggregate: {
+          args: Prisma.IssueDailyEventsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIssueDailyEvents>
+        }
+        groupBy: {
+          args: Prisma.IssueDailyEventsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueDailyEventsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IssueDailyEventsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueDailyEventsCountAggregateOutputType> | number
+        }
+      }
+    }
+    IssueUser: {
+      payload: Prisma.$IssueUserPayload<ExtArgs>
+      fields: Prisma.IssueUserFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IssueUserFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IssueUserFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        findFirst: {
+          args: Prisma.IssueUserFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IssueUserFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        findMany: {
+          args: Prisma.IssueUserFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>[]
+        }
+        create: {
+          args: Prisma.IssueUserCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        createMany: {
+          args: Prisma.IssueUserCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IssueUserCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>[]
+        }
+        delete: {
+          args: Prisma.IssueUserDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        update: {
+          args: Prisma.IssueUserUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        deleteMany: {
+          args: Prisma.IssueUserDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IssueUserUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IssueUserUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>[]
+        }
+        upsert: {
+          args: Prisma.IssueUserUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueUserPayload>
+        }
+        aggregate: {
+          args: Prisma.IssueUserAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIssueUser>
+        }
+        groupBy: {
+          args: Prisma.IssueUserGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueUserGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IssueUserCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueUserCountAggregateOutputType> | number
         }
       }
     }
@@ -1183,11 +1333,29 @@ export const IssueScalarFieldEnum = {
   level: 'level',
   status: 'status',
   count: 'count',
+  userCount: 'userCount',
   firstSeen: 'firstSeen',
   lastSeen: 'lastSeen'
 } as const
 
 export type IssueScalarFieldEnum = (typeof IssueScalarFieldEnum)[keyof typeof IssueScalarFieldEnum]
+
+
+export const IssueDailyEventsScalarFieldEnum = {
+  issueId: 'issueId',
+  day: 'day',
+  events: 'events'
+} as const
+
+export type IssueDailyEventsScalarFieldEnum = (typeof IssueDailyEventsScalarFieldEnum)[keyof typeof IssueDailyEventsScalarFieldEnum]
+
+
+export const IssueUserScalarFieldEnum = {
+  issueId: 'issueId',
+  userKey: 'userKey'
+} as const
+
+export type IssueUserScalarFieldEnum = (typeof IssueUserScalarFieldEnum)[keyof typeof IssueUserScalarFieldEnum]
 
 
 export const EventScalarFieldEnum = {
@@ -1535,6 +1703,8 @@ export type GlobalOmitConfig = {
   session?: Prisma.SessionOmit
   project?: Prisma.ProjectOmit
   issue?: Prisma.IssueOmit
+  issueDailyEvents?: Prisma.IssueDailyEventsOmit
+  issueUser?: Prisma.IssueUserOmit
   event?: Prisma.EventOmit
   alertRule?: Prisma.AlertRuleOmit
   alertRuleFire?: Prisma.AlertRuleFireOmit

@@ -56,6 +56,8 @@ export const ModelName = {
   Session: 'Session',
   Project: 'Project',
   Issue: 'Issue',
+  IssueDailyEvents: 'IssueDailyEvents',
+  IssueUser: 'IssueUser',
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
@@ -131,11 +133,29 @@ export const IssueScalarFieldEnum = {
   level: 'level',
   status: 'status',
   count: 'count',
+  userCount: 'userCount',
   firstSeen: 'firstSeen',
   lastSeen: 'lastSeen'
 } as const
 
 export type IssueScalarFieldEnum = (typeof IssueScalarFieldEnum)[keyof typeof IssueScalarFieldEnum]
+
+
+export const IssueDailyEventsScalarFieldEnum = {
+  issueId: 'issueId',
+  day: 'day',
+  events: 'events'
+} as const
+
+export type IssueDailyEventsScalarFieldEnum = (typeof IssueDailyEventsScalarFieldEnum)[keyof typeof IssueDailyEventsScalarFieldEnum]
+
+
+export const IssueUserScalarFieldEnum = {
+  issueId: 'issueId',
+  userKey: 'userKey'
+} as const
+
+export type IssueUserScalarFieldEnum = (typeof IssueUserScalarFieldEnum)[keyof typeof IssueUserScalarFieldEnum]
 
 
 export const EventScalarFieldEnum = {

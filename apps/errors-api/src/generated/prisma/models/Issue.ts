@@ -29,11 +29,13 @@ export type AggregateIssue = {
 export type IssueAvgAggregateOutputType = {
   projectId: number | null
   count: number | null
+  userCount: number | null
 }
 
 export type IssueSumAggregateOutputType = {
   projectId: number | null
   count: number | null
+  userCount: number | null
 }
 
 export type IssueMinAggregateOutputType = {
@@ -45,6 +47,7 @@ export type IssueMinAggregateOutputType = {
   level: string | null
   status: string | null
   count: number | null
+  userCount: number | null
   firstSeen: Date | null
   lastSeen: Date | null
 }
@@ -58,6 +61,7 @@ export type IssueMaxAggregateOutputType = {
   level: string | null
   status: string | null
   count: number | null
+  userCount: number | null
   firstSeen: Date | null
   lastSeen: Date | null
 }
@@ -72,6 +76,7 @@ export type IssueCountAggregateOutputType = {
   level: number
   status: number
   count: number
+  userCount: number
   firstSeen: number
   lastSeen: number
   _all: number
@@ -81,11 +86,13 @@ export type IssueCountAggregateOutputType = {
 export type IssueAvgAggregateInputType = {
   projectId?: true
   count?: true
+  userCount?: true
 }
 
 export type IssueSumAggregateInputType = {
   projectId?: true
   count?: true
+  userCount?: true
 }
 
 export type IssueMinAggregateInputType = {
@@ -97,6 +104,7 @@ export type IssueMinAggregateInputType = {
   level?: true
   status?: true
   count?: true
+  userCount?: true
   firstSeen?: true
   lastSeen?: true
 }
@@ -110,6 +118,7 @@ export type IssueMaxAggregateInputType = {
   level?: true
   status?: true
   count?: true
+  userCount?: true
   firstSeen?: true
   lastSeen?: true
 }
@@ -124,6 +133,7 @@ export type IssueCountAggregateInputType = {
   level?: true
   status?: true
   count?: true
+  userCount?: true
   firstSeen?: true
   lastSeen?: true
   _all?: true
@@ -225,6 +235,7 @@ export type IssueGroupByOutputType = {
   level: string
   status: string
   count: number
+  userCount: number
   firstSeen: Date
   lastSeen: Date
   _count: IssueCountAggregateOutputType | null
@@ -262,10 +273,13 @@ export type IssueWhereInput = {
   level?: Prisma.StringFilter<"Issue"> | string
   status?: Prisma.StringFilter<"Issue"> | string
   count?: Prisma.IntFilter<"Issue"> | number
+  userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   events?: Prisma.EventListRelationFilter
+  dailyEvents?: Prisma.IssueDailyEventsListRelationFilter
+  users?: Prisma.IssueUserListRelationFilter
 }
 
 export type IssueOrderByWithRelationInput = {
@@ -278,10 +292,13 @@ export type IssueOrderByWithRelationInput = {
   level?: Prisma.SortOrder
   status?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   events?: Prisma.EventOrderByRelationAggregateInput
+  dailyEvents?: Prisma.IssueDailyEventsOrderByRelationAggregateInput
+  users?: Prisma.IssueUserOrderByRelationAggregateInput
 }
 
 export type IssueWhereUniqueInput = Prisma.AtLeast<{
@@ -298,10 +315,13 @@ export type IssueWhereUniqueInput = Prisma.AtLeast<{
   level?: Prisma.StringFilter<"Issue"> | string
   status?: Prisma.StringFilter<"Issue"> | string
   count?: Prisma.IntFilter<"Issue"> | number
+  userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   events?: Prisma.EventListRelationFilter
+  dailyEvents?: Prisma.IssueDailyEventsListRelationFilter
+  users?: Prisma.IssueUserListRelationFilter
 }, "id" | "projectId_fingerprint">
 
 export type IssueOrderByWithAggregationInput = {
@@ -314,6 +334,7 @@ export type IssueOrderByWithAggregationInput = {
   level?: Prisma.SortOrder
   status?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
   _count?: Prisma.IssueCountOrderByAggregateInput
@@ -336,6 +357,7 @@ export type IssueScalarWhereWithAggregatesInput = {
   level?: Prisma.StringWithAggregatesFilter<"Issue"> | string
   status?: Prisma.StringWithAggregatesFilter<"Issue"> | string
   count?: Prisma.IntWithAggregatesFilter<"Issue"> | number
+  userCount?: Prisma.IntWithAggregatesFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeWithAggregatesFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeWithAggregatesFilter<"Issue"> | Date | string
 }
@@ -349,10 +371,13 @@ export type IssueCreateInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateInput = {
@@ -365,9 +390,12 @@ export type IssueUncheckedCreateInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUpdateInput = {
@@ -379,10 +407,13 @@ export type IssueUpdateInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateInput = {
@@ -395,9 +426,12 @@ export type IssueUncheckedUpdateInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateManyInput = {
@@ -410,6 +444,7 @@ export type IssueCreateManyInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
 }
@@ -423,6 +458,7 @@ export type IssueUpdateManyMutationInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -437,6 +473,7 @@ export type IssueUncheckedUpdateManyInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -466,6 +503,7 @@ export type IssueCountOrderByAggregateInput = {
   level?: Prisma.SortOrder
   status?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
 }
@@ -473,6 +511,7 @@ export type IssueCountOrderByAggregateInput = {
 export type IssueAvgOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
 }
 
 export type IssueMaxOrderByAggregateInput = {
@@ -484,6 +523,7 @@ export type IssueMaxOrderByAggregateInput = {
   level?: Prisma.SortOrder
   status?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
 }
@@ -497,6 +537,7 @@ export type IssueMinOrderByAggregateInput = {
   level?: Prisma.SortOrder
   status?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
 }
@@ -504,6 +545,7 @@ export type IssueMinOrderByAggregateInput = {
 export type IssueSumOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   count?: Prisma.SortOrder
+  userCount?: Prisma.SortOrder
 }
 
 export type IssueScalarRelationFilter = {
@@ -557,6 +599,34 @@ export type NullableStringFieldUpdateOperationsInput = {
   set?: string | null
 }
 
+export type IssueCreateNestedOneWithoutDailyEventsInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutDailyEventsInput, Prisma.IssueUncheckedCreateWithoutDailyEventsInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutDailyEventsInput
+  connect?: Prisma.IssueWhereUniqueInput
+}
+
+export type IssueUpdateOneRequiredWithoutDailyEventsNestedInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutDailyEventsInput, Prisma.IssueUncheckedCreateWithoutDailyEventsInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutDailyEventsInput
+  upsert?: Prisma.IssueUpsertWithoutDailyEventsInput
+  connect?: Prisma.IssueWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.IssueUpdateToOneWithWhereWithoutDailyEventsInput, Prisma.IssueUpdateWithoutDailyEventsInput>, Prisma.IssueUncheckedUpdateWithoutDailyEventsInput>
+}
+
+export type IssueCreateNestedOneWithoutUsersInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutUsersInput, Prisma.IssueUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutUsersInput
+  connect?: Prisma.IssueWhereUniqueInput
+}
+
+export type IssueUpdateOneRequiredWithoutUsersNestedInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutUsersInput, Prisma.IssueUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutUsersInput
+  upsert?: Prisma.IssueUpsertWithoutUsersInput
+  connect?: Prisma.IssueWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.IssueUpdateToOneWithWhereWithoutUsersInput, Prisma.IssueUpdateWithoutUsersInput>, Prisma.IssueUncheckedUpdateWithoutUsersInput>
+}
+
 export type IssueCreateNestedOneWithoutEventsInput = {
   create?: Prisma.XOR<Prisma.IssueCreateWithoutEventsInput, Prisma.IssueUncheckedCreateWithoutEventsInput>
   connectOrCreate?: Prisma.IssueCreateOrConnectWithoutEventsInput
@@ -580,9 +650,12 @@ export type IssueCreateWithoutProjectInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutProjectInput = {
@@ -594,9 +667,12 @@ export type IssueUncheckedCreateWithoutProjectInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutProjectInput = {
@@ -638,8 +714,177 @@ export type IssueScalarWhereInput = {
   level?: Prisma.StringFilter<"Issue"> | string
   status?: Prisma.StringFilter<"Issue"> | string
   count?: Prisma.IntFilter<"Issue"> | number
+  userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
+}
+
+export type IssueCreateWithoutDailyEventsInput = {
+  id?: string
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
+  events?: Prisma.EventCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+}
+
+export type IssueUncheckedCreateWithoutDailyEventsInput = {
+  id?: string
+  projectId: number
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+}
+
+export type IssueCreateOrConnectWithoutDailyEventsInput = {
+  where: Prisma.IssueWhereUniqueInput
+  create: Prisma.XOR<Prisma.IssueCreateWithoutDailyEventsInput, Prisma.IssueUncheckedCreateWithoutDailyEventsInput>
+}
+
+export type IssueUpsertWithoutDailyEventsInput = {
+  update: Prisma.XOR<Prisma.IssueUpdateWithoutDailyEventsInput, Prisma.IssueUncheckedUpdateWithoutDailyEventsInput>
+  create: Prisma.XOR<Prisma.IssueCreateWithoutDailyEventsInput, Prisma.IssueUncheckedCreateWithoutDailyEventsInput>
+  where?: Prisma.IssueWhereInput
+}
+
+export type IssueUpdateToOneWithWhereWithoutDailyEventsInput = {
+  where?: Prisma.IssueWhereInput
+  data: Prisma.XOR<Prisma.IssueUpdateWithoutDailyEventsInput, Prisma.IssueUncheckedUpdateWithoutDailyEventsInput>
+}
+
+export type IssueUpdateWithoutDailyEventsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
+  events?: Prisma.EventUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+}
+
+export type IssueUncheckedUpdateWithoutDailyEventsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.IntFieldUpdateOperationsInput | number
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
+}
+
+export type IssueCreateWithoutUsersInput = {
+  id?: string
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
+  events?: Prisma.EventCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+}
+
+export type IssueUncheckedCreateWithoutUsersInput = {
+  id?: string
+  projectId: number
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+}
+
+export type IssueCreateOrConnectWithoutUsersInput = {
+  where: Prisma.IssueWhereUniqueInput
+  create: Prisma.XOR<Prisma.IssueCreateWithoutUsersInput, Prisma.IssueUncheckedCreateWithoutUsersInput>
+}
+
+export type IssueUpsertWithoutUsersInput = {
+  update: Prisma.XOR<Prisma.IssueUpdateWithoutUsersInput, Prisma.IssueUncheckedUpdateWithoutUsersInput>
+  create: Prisma.XOR<Prisma.IssueCreateWithoutUsersInput, Prisma.IssueUncheckedCreateWithoutUsersInput>
+  where?: Prisma.IssueWhereInput
+}
+
+export type IssueUpdateToOneWithWhereWithoutUsersInput = {
+  where?: Prisma.IssueWhereInput
+  data: Prisma.XOR<Prisma.IssueUpdateWithoutUsersInput, Prisma.IssueUncheckedUpdateWithoutUsersInput>
+}
+
+export type IssueUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
+  events?: Prisma.EventUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+}
+
+export type IssueUncheckedUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.IntFieldUpdateOperationsInput | number
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateWithoutEventsInput = {
@@ -651,9 +896,12 @@ export type IssueCreateWithoutEventsInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
+  dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutEventsInput = {
@@ -666,8 +914,11 @@ export type IssueUncheckedCreateWithoutEventsInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutEventsInput = {
@@ -695,9 +946,12 @@ export type IssueUpdateWithoutEventsInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutEventsInput = {
@@ -710,8 +964,11 @@ export type IssueUncheckedUpdateWithoutEventsInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateManyProjectInput = {
@@ -723,6 +980,7 @@ export type IssueCreateManyProjectInput = {
   level: string
   status?: string
   count?: number
+  userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
 }
@@ -736,9 +994,12 @@ export type IssueUpdateWithoutProjectInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutProjectInput = {
@@ -750,9 +1011,12 @@ export type IssueUncheckedUpdateWithoutProjectInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateManyWithoutProjectInput = {
@@ -764,6 +1028,7 @@ export type IssueUncheckedUpdateManyWithoutProjectInput = {
   level?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -775,10 +1040,14 @@ export type IssueUncheckedUpdateManyWithoutProjectInput = {
 
 export type IssueCountOutputType = {
   events: number
+  dailyEvents: number
+  users: number
 }
 
 export type IssueCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   events?: boolean | IssueCountOutputTypeCountEventsArgs
+  dailyEvents?: boolean | IssueCountOutputTypeCountDailyEventsArgs
+  users?: boolean | IssueCountOutputTypeCountUsersArgs
 }
 
 /**
@@ -798,6 +1067,20 @@ export type IssueCountOutputTypeCountEventsArgs<ExtArgs extends runtime.Types.Ex
   where?: Prisma.EventWhereInput
 }
 
+/**
+ * IssueCountOutputType without action
+ */
+export type IssueCountOutputTypeCountDailyEventsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.IssueDailyEventsWhereInput
+}
+
+/**
+ * IssueCountOutputType without action
+ */
+export type IssueCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.IssueUserWhereInput
+}
+
 
 export type IssueSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -809,10 +1092,13 @@ export type IssueSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   level?: boolean
   status?: boolean
   count?: boolean
+  userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   events?: boolean | Prisma.Issue$eventsArgs<ExtArgs>
+  dailyEvents?: boolean | Prisma.Issue$dailyEventsArgs<ExtArgs>
+  users?: boolean | Prisma.Issue$usersArgs<ExtArgs>
   _count?: boolean | Prisma.IssueCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["issue"]>
 
@@ -826,6 +1112,7 @@ export type IssueSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   level?: boolean
   status?: boolean
   count?: boolean
+  userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -841,6 +1128,7 @@ export type IssueSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   level?: boolean
   status?: boolean
   count?: boolean
+  userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -856,14 +1144,17 @@ export type IssueSelectScalar = {
   level?: boolean
   status?: boolean
   count?: boolean
+  userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
 }
 
-export type IssueOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "fingerprint" | "grouping" | "title" | "culprit" | "level" | "status" | "count" | "firstSeen" | "lastSeen", ExtArgs["result"]["issue"]>
+export type IssueOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "fingerprint" | "grouping" | "title" | "culprit" | "level" | "status" | "count" | "userCount" | "firstSeen" | "lastSeen", ExtArgs["result"]["issue"]>
 export type IssueInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   events?: boolean | Prisma.Issue$eventsArgs<ExtArgs>
+  dailyEvents?: boolean | Prisma.Issue$dailyEventsArgs<ExtArgs>
+  users?: boolean | Prisma.Issue$usersArgs<ExtArgs>
   _count?: boolean | Prisma.IssueCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type IssueIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -878,6 +1169,8 @@ export type $IssuePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   objects: {
     project: Prisma.$ProjectPayload<ExtArgs>
     events: Prisma.$EventPayload<ExtArgs>[]
+    dailyEvents: Prisma.$IssueDailyEventsPayload<ExtArgs>[]
+    users: Prisma.$IssueUserPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -895,6 +1188,10 @@ export type $IssuePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     level: string
     status: string
     count: number
+    /**
+     * Distinct users seen in its events (by user id, e-mail, username or IP address), kept by a trigger on issue_users.
+     */
+    userCount: number
     firstSeen: Date
     lastSeen: Date
   }, ExtArgs["result"]["issue"]>
@@ -1293,6 +1590,8 @@ export interface Prisma__IssueClient<T, Null = never, ExtArgs extends runtime.Ty
   readonly [Symbol.toStringTag]: "PrismaPromise"
   project<T extends Prisma.ProjectDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ProjectDefaultArgs<ExtArgs>>): Prisma.Prisma__ProjectClient<runtime.Types.Result.GetResult<Prisma.$ProjectPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   events<T extends Prisma.Issue$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  dailyEvents<T extends Prisma.Issue$dailyEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$dailyEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueDailyEventsPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  users<T extends Prisma.Issue$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1331,6 +1630,7 @@ export interface IssueFieldRefs {
   readonly level: Prisma.FieldRef<"Issue", 'String'>
   readonly status: Prisma.FieldRef<"Issue", 'String'>
   readonly count: Prisma.FieldRef<"Issue", 'Int'>
+  readonly userCount: Prisma.FieldRef<"Issue", 'Int'>
   readonly firstSeen: Prisma.FieldRef<"Issue", 'DateTime'>
   readonly lastSeen: Prisma.FieldRef<"Issue", 'DateTime'>
 }
@@ -1755,6 +2055,54 @@ export type Issue$eventsArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
   take?: number
   skip?: number
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+}
+
+/**
+ * Issue.dailyEvents
+ */
+export type Issue$dailyEventsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the IssueDailyEvents
+   */
+  select?: Prisma.IssueDailyEventsSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the IssueDailyEvents
+   */
+  omit?: Prisma.IssueDailyEventsOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.IssueDailyEventsInclude<ExtArgs> | null
+  where?: Prisma.IssueDailyEventsWhereInput
+  orderBy?: Prisma.IssueDailyEventsOrderByWithRelationInput | Prisma.IssueDailyEventsOrderByWithRelationInput[]
+  cursor?: Prisma.IssueDailyEventsWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.IssueDailyEventsScalarFieldEnum | Prisma.IssueDailyEventsScalarFieldEnum[]
+}
+
+/**
+ * Issue.users
+ */
+export type Issue$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the IssueUser
+   */
+  select?: Prisma.IssueUserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the IssueUser
+   */
+  omit?: Prisma.IssueUserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.IssueUserInclude<ExtArgs> | null
+  where?: Prisma.IssueUserWhereInput
+  orderBy?: Prisma.IssueUserOrderByWithRelationInput | Prisma.IssueUserOrderByWithRelationInput[]
+  cursor?: Prisma.IssueUserWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.IssueUserScalarFieldEnum | Prisma.IssueUserScalarFieldEnum[]
 }
 
 /**

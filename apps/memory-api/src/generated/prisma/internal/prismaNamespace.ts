@@ -408,7 +408,9 @@ export const ModelName = {
   RoomDocument: 'RoomDocument',
   MemoryDocRef: 'MemoryDocRef',
   GraphNode: 'GraphNode',
-  GraphEdge: 'GraphEdge'
+  GraphEdge: 'GraphEdge',
+  VectorChange: 'VectorChange',
+  VectorChangeHorizon: 'VectorChangeHorizon'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -424,7 +426,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge" | "memoryBacklink" | "room" | "roomMember" | "document" | "roomDocument" | "memoryDocRef" | "graphNode" | "graphEdge"
+    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge" | "memoryBacklink" | "room" | "roomMember" | "document" | "roomDocument" | "memoryDocRef" | "graphNode" | "graphEdge" | "vectorChange" | "vectorChangeHorizon"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1316,6 +1318,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    VectorChange: {
+      payload: Prisma.$VectorChangePayload<ExtArgs>
+      fields: Prisma.VectorChangeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.VectorChangeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.VectorChangeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        findFirst: {
+          args: Prisma.VectorChangeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.VectorChangeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        findMany: {
+          args: Prisma.VectorChangeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>[]
+        }
+        create: {
+          args: Prisma.VectorChangeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        createMany: {
+          args: Prisma.VectorChangeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.VectorChangeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>[]
+        }
+        delete: {
+          args: Prisma.VectorChangeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        update: {
+          args: Prisma.VectorChangeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        deleteMany: {
+          args: Prisma.VectorChangeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.VectorChangeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.VectorChangeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>[]
+        }
+        upsert: {
+          args: Prisma.VectorChangeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangePayload>
+        }
+        aggregate: {
+          args: Prisma.VectorChangeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateVectorChange>
+        }
+        groupBy: {
+          args: Prisma.VectorChangeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.VectorChangeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.VectorChangeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.VectorChangeCountAggregateOutputType> | number
+        }
+      }
+    }
+    VectorChangeHorizon: {
+      payload: Prisma.$VectorChangeHorizonPayload<ExtArgs>
+      fields: Prisma.VectorChangeHorizonFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.VectorChangeHorizonFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.VectorChangeHorizonFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        findFirst: {
+          args: Prisma.VectorChangeHorizonFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.VectorChangeHorizonFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        findMany: {
+          args: Prisma.VectorChangeHorizonFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>[]
+        }
+        create: {
+          args: Prisma.VectorChangeHorizonCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        createMany: {
+          args: Prisma.VectorChangeHorizonCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.VectorChangeHorizonCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>[]
+        }
+        delete: {
+          args: Prisma.VectorChangeHorizonDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        update: {
+          args: Prisma.VectorChangeHorizonUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        deleteMany: {
+          args: Prisma.VectorChangeHorizonDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.VectorChangeHorizonUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.VectorChangeHorizonUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>[]
+        }
+        upsert: {
+          args: Prisma.VectorChangeHorizonUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$VectorChangeHorizonPayload>
+        }
+        aggregate: {
+          args: Prisma.VectorChangeHorizonAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateVectorChangeHorizon>
+        }
+        groupBy: {
+          args: Prisma.VectorChangeHorizonGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.VectorChangeHorizonGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.VectorChangeHorizonCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.VectorChangeHorizonCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1510,6 +1660,24 @@ export const GraphEdgeScalarFieldEnum = {
 } as const
 
 export type GraphEdgeScalarFieldEnum = (typeof GraphEdgeScalarFieldEnum)[keyof typeof GraphEdgeScalarFieldEnum]
+
+
+export const VectorChangeScalarFieldEnum = {
+  id: 'id',
+  entity: 'entity',
+  entityId: 'entityId',
+  createdAt: 'createdAt'
+} as const
+
+export type VectorChangeScalarFieldEnum = (typeof VectorChangeScalarFieldEnum)[keyof typeof VectorChangeScalarFieldEnum]
+
+
+export const VectorChangeHorizonScalarFieldEnum = {
+  id: 'id',
+  trimmedThrough: 'trimmedThrough'
+} as const
+
+export type VectorChangeHorizonScalarFieldEnum = (typeof VectorChangeHorizonScalarFieldEnum)[keyof typeof VectorChangeHorizonScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1825,6 +1993,8 @@ export type GlobalOmitConfig = {
   memoryDocRef?: Prisma.MemoryDocRefOmit
   graphNode?: Prisma.GraphNodeOmit
   graphEdge?: Prisma.GraphEdgeOmit
+  vectorChange?: Prisma.VectorChangeOmit
+  vectorChangeHorizon?: Prisma.VectorChangeHorizonOmit
 }
 
 /* Types for Logging */

@@ -62,7 +62,9 @@ export const ModelName = {
   RoomDocument: 'RoomDocument',
   MemoryDocRef: 'MemoryDocRef',
   GraphNode: 'GraphNode',
-  GraphEdge: 'GraphEdge'
+  GraphEdge: 'GraphEdge',
+  VectorChange: 'VectorChange',
+  VectorChangeHorizon: 'VectorChangeHorizon'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -236,6 +238,24 @@ export const GraphEdgeScalarFieldEnum = {
 } as const
 
 export type GraphEdgeScalarFieldEnum = (typeof GraphEdgeScalarFieldEnum)[keyof typeof GraphEdgeScalarFieldEnum]
+
+
+export const VectorChangeScalarFieldEnum = {
+  id: 'id',
+  entity: 'entity',
+  entityId: 'entityId',
+  createdAt: 'createdAt'
+} as const
+
+export type VectorChangeScalarFieldEnum = (typeof VectorChangeScalarFieldEnum)[keyof typeof VectorChangeScalarFieldEnum]
+
+
+export const VectorChangeHorizonScalarFieldEnum = {
+  id: 'id',
+  trimmedThrough: 'trimmedThrough'
+} as const
+
+export type VectorChangeHorizonScalarFieldEnum = (typeof VectorChangeHorizonScalarFieldEnum)[keyof typeof VectorChangeHorizonScalarFieldEnum]
 
 
 export const SortOrder = {

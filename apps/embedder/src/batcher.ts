@@ -1,0 +1,124 @@
+import { resourceExhausted } from '@trove/grpc-kit';
+
+/** What the batcher reports, for /metrics. */
+export interface BatchObserver {
+  batch(texts: number, calls: number, seconds: number): void;
+  queueWait(seconds: number): void;
+  dropped(calls: number): void;
+}
+
+interface Job {
+  texts: readonly string[];
+  signal: AbortSignal | undefined;
+  enqueuedAt: number;
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface BatcherOptions {
+  /** Runs one batch on the model. */
+  run: (texts: string[]) => Promise<Float32Array[]>;
+  /** How long the first waiting call waits for others to join; 0 runs as soon as the model is free. */
+  windowMs: number;
+  /** Most texts one run takes (a single larger call runs alone). */
+  maxBatch: number;
+  /** Calls allowed to wait; beyond, submit refuses at once. */
+  queueLength: number;
+  observer?: BatchObserver;
+}
+
+/**
+ * Dynamic batching: calls that arrive within a short window run as one batch on the model, one batch
+ * at a time. Work of a call that was cancelled or whose deadline passed while it waited is dropped
+ * before it runs.
+ */
+export class DynamicBatcher {
+  private readonly queue: Job[] = [];
+  private queuedTexts = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(private readonly options: BatcherOptions) {}
+
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  submit(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    if (this.queue.length >= this.options.queueLength) {
+      return Promise.reject(
+        resourceExhausted(
+          `the embedder is busy (${this.queue.length} calls waiting, QUEUE_LENGTH=${this.options.queueLength}): retry with backoff or add replicas`,
+        ),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ texts, signal, enqueuedAt: performance.now(), resolve, reject });
+      this.queuedTexts += texts.length;
+      this.schedule();
+    });
+  }
+
+  /** afterBatch: calls queued while the model was busy have waited already, so they run at once. */
+  private schedule(afterBatch = false): void {
+    if (this.running || this.queue.length === 0) return;
+    if (afterBatch || this.queuedTexts >= this.options.maxBatch || this.options.windowMs === 0) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      // setImmediate lets calls already received in this turn of the event loop join the batch.
+      setImmediate(() => void this.runBatch());
+      this.running = true;
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.running = true;
+      void this.runBatch();
+    }, this.options.windowMs);
+  }
+
+  private take(): Job[] {
+    const jobs: Job[] = [];
+    let texts = 0;
+    let dropped = 0;
+    while (this.queue.length > 0) {
+      const job = this.queue[0] as Job;
+      if (jobs.length > 0 && texts + job.texts.length > this.options.maxBatch) break;
+      this.queue.shift();
+      this.queuedTexts -= job.texts.length;
+      if (job.signal?.aborted) {
+        dropped++;
+        job.reject(job.signal.reason);
+        continue;
+      }
+      jobs.push(job);
+      texts += job.texts.length;
+    }
+    if (dropped > 0) this.options.observer?.dropped(dropped);
+    return jobs;
+  }
+
+  private async runBatch(): Promise<void> {
+    const jobs = this.take();
+    try {
+      if (jobs.length === 0) return;
+      const started = performance.now();
+      for (const job of jobs) this.options.observer?.queueWait((started - job.enqueuedAt) / 1000);
+      const texts = jobs.flatMap((job) => job.texts);
+      try {
+        const vectors = await this.options.run(texts);
+        let at = 0;
+        for (const job of jobs) {
+          job.resolve(vectors.slice(at, at + job.texts.length));
+          at += job.texts.length;
+        }
+      } catch (err) {
+        for (const job of jobs) job.reject(err);
+      }
+      this.options.observer?.batch(texts.length, jobs.length, (performance.now() - started) / 1000);
+    } finally {
+      this.running = false;
+      this.schedule(true);
+    }
+  }
+}

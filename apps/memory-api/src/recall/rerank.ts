@@ -1,0 +1,96 @@
+import { type MemoryFilter, matchesFilter } from '../memories/filters.ts';
+import type { MemoryStore } from '../memories/memory-store.ts';
+import { namedSpeakers, type Situation, sameConversation, situations, timeMatch } from './context.ts';
+import type { Fused } from './fuse.ts';
+import type { Span } from './time.ts';
+
+/** The signals reranking adds to a fused candidate; all shown by `explain`. */
+export interface Reranked {
+  id: string;
+  fused: Fused;
+  /** Evidence lent by the turn before or after it (the question a reply answers, say). */
+  context: number;
+  /** 1 when the question names the memory's speaker or author, else 0. */
+  speaker: number;
+  /** How well the memory's time meets the time the question names (0..1), when it names one. */
+  time: number | null;
+  /** Before boosts, on the scale of `fused`. */
+  score: number;
+}
+
+/**
+ * The rerank weights, tuned on the tuning half of bench:quality (`QUALITY_HALF=tuning`):
+ * `forward` the share of a memory's fused score lent to the memory written just after it (the
+ * answer to a question), `back` the share lent to the one just before it ("it was great" needs
+ * the turn that said what "it" is), `speaker` the multiplier for memories whose speaker the
+ * question names (selects that person's memories, never outweighs content), `time` the
+ * multiplier at a perfect match of the question's time.
+ */
+export const RERANK_WEIGHTS = { forward: 0.8, back: 0.3, speaker: 0.5, time: 2 };
+
+/**
+ * The score a client sees, 0..1 and distinct (no cap that ties the best results): 1 - e^(-1.4 s)
+ * of the reranked, boosted score s. A memory first in every arm with nothing else for it scores
+ * 0.75; `strict`'s 0.5 is about half the arms' weight.
+ */
+export const clientScore = (s: number) => 1 - Math.exp(-1.4 * s);
+/** Fused candidates whose situation is read and whose neighbours may borrow from them. */
+const DEPTH = 40;
+
+/**
+ * Reorders the best fused candidates by their situation: the question names a speaker (that
+ * person's memories are preferred), a time (memories of that time are preferred), and a memory's
+ * neighbours in its conversation lend it part of their score, so the reply that answers a
+ * question is found when the question matches the turn asking it.
+ */
+export async function rerank(
+  store: MemoryStore,
+  fused: Fused[],
+  question: { query: string; span?: Span | undefined; filter: MemoryFilter },
+): Promise<Reranked[]> {
+  const top = fused.slice(0, DEPTH);
+  const byId = new Map(fused.map((f) => [f.id, f]));
+  const where = await situations(
+    store,
+    top.map((f) => f.id),
+  );
+  const lenders = new Map<string, { from: string; amount: number }>();
+  const lend = (to: string | null, from: Situation, amount: number) => {
+    if (to && amount > 0 && amount > (lenders.get(to)?.amount ?? 0)) lenders.set(to, { from: from.id, amount });
+  };
+  for (const f of top) {
+    const s = where.get(f.id);
+    if (!s) continue;
+    lend(s.after, s, RERANK_WEIGHTS.forward * f.fused);
+    lend(s.before, s, RERANK_WEIGHTS.back * f.fused);
+  }
+  // A neighbour joins the candidates only if it passes the recall's filter (tags, time...).
+  for (const id of lenders.keys()) {
+    const entry = store.catalog.entry(id);
+    if (!entry || !matchesFilter(entry, question.filter)) lenders.delete(id);
+  }
+  const newcomers = [...lenders.keys()].filter((id) => !where.has(id));
+  for (const [id, s] of await situations(store, newcomers)) where.set(id, s);
+  // A neighbour lends only within a conversation's session (across a break, turns are unrelated).
+  const lent = new Map<string, number>();
+  for (const [id, { from, amount }] of lenders) {
+    const s = where.get(id);
+    if (s && sameConversation(s, where.get(from))) lent.set(id, amount);
+  }
+  const named = namedSpeakers(question.query, where.values());
+  const out: Reranked[] = [];
+  for (const id of new Set([...top.map((f) => f.id), ...lent.keys()])) {
+    const f = byId.get(id) ?? { id, fused: 0, arms: {} };
+    const s = where.get(id);
+    const context = lent.get(id) ?? 0;
+    const speaker = s?.speaker && named.has(s.speaker) ? 1 : 0;
+    const time = question.span && s ? timeMatch(question.span, s.span) : null;
+    const w = RERANK_WEIGHTS;
+    const score = (f.fused + context) * (1 + w.speaker * speaker) * (1 + w.time * (time ?? 0));
+    out.push({ id, fused: f, context, speaker, time, score });
+  }
+  for (const f of fused.slice(DEPTH)) {
+    if (!lent.has(f.id)) out.push({ id: f.id, fused: f, context: 0, speaker: 0, time: null, score: f.fused });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,34 @@
+import { normalize, tokenize } from '@trove/embeddings';
+import type { MemoryStore } from '../memories/memory-store.ts';
+import type { TermStats } from './term-stats.ts';
+
+/**
+ * How the question's vector is made: `corpus` 1 weighs each word by a / (a + p), p the share of
+ * the namespace's memories holding it (smooth inverse frequency, from the stored memories rather
+ * than a fixed list), so a speaker's name in half of a conversation's turns or a word every
+ * memory shares barely moves the question's vector; 0 embeds the question whole. Tuned on the
+ * tuning half of bench:quality. Built from the embedder's own vectors for single words, so it
+ * needs nothing of the embedder beyond `embed(texts)`.
+ */
+export const VECTOR_QUERY = { corpus: 1, a: 0.02 };
+
+/** Each word's lexeme as Postgres's English configuration makes it; '' for a stop word. */
+const LEXEMES_SQL = `SELECT array_agg(coalesce((tsvector_to_array(to_tsvector('english', w)))[1], '') ORDER BY i) AS lexemes
+  FROM unnest($1::text[]) WITH ORDINALITY AS u(w, i)`;
+
+export async function questionVector(store: MemoryStore, text: string, stats: TermStats | null): Promise<Float32Array> {
+  const words = [...new Set(tokenize(text))];
+  if (!stats || VECTOR_QUERY.corpus === 0 || words.length < 2 || stats.docs === 0) return store.embedOne(text);
+  const [lexemeRow] = await store.db.sql.prepare('memory_word_lexemes', LEXEMES_SQL)<{ lexemes: string[] }>([words]);
+  const vectors = await store.embedder.embed(words);
+  const sum = new Float32Array(store.embedder.dimensions);
+  words.forEach((_, i) => {
+    // A stop word counts as held by every memory; a word no memory holds, by none.
+    const lexeme = lexemeRow?.lexemes[i] ?? '';
+    const p = lexeme === '' ? 1 : (stats.df.get(lexeme) ?? 0) / stats.docs;
+    const weight = VECTOR_QUERY.a / (VECTOR_QUERY.a + p);
+    const v = vectors[i] as Float32Array;
+    for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) + weight * (v[d] as number);
+  });
+  return normalize(sum);
+}

@@ -1,0 +1,198 @@
+/**
+ * The real-picture set (fixtures/real, made by bench/make-real-images.ts): ours with default
+ * options (`engine=auto`, what a caller gets without choosing) against vtracer with its defaults,
+ * interleaved in one run. Prints each image, medians per kind and overall, and fails (exit code 1)
+ * when a kind's median PSNR or edge F1 falls, or its median bytes grow, past bench/real-figures.json.
+ * BENCH_WRITE_FIGURES=1 rewrites that file from this run.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { vectorizeRawSync } from '@neplex/vectorizer';
+import { vectorize } from '../src/index.ts';
+import { DEFAULT_PARAMETERS } from '../src/options.ts';
+import { compare, loadPng, type Quality } from './quality.ts';
+import { vtracerConfig } from './settings.ts';
+
+const REAL = join(import.meta.dirname, '..', 'fixtures', 'real');
+const FIGURES = join(import.meta.dirname, 'real-figures.json');
+const KINDS = ['photo', 'diagram', 'screenshot', 'icon', 'logo'] as const;
+
+interface Side extends Quality {
+  ms: number;
+  bytes: number;
+}
+interface RealRow {
+  file: string;
+  kind: string;
+  engine: string;
+  ours: Side;
+  theirs: Side;
+}
+type Figures = Record<string, { psnr: number; edges: number; bytes: number }>;
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const fmt = (v: number, digits = 2): string => (Number.isFinite(v) ? v.toFixed(digits) : 'inf');
+const cells = (values: (string | number)[], widths: number[]): string =>
+  values.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]!) : String(v).padStart(widths[i]!))).join(' ');
+
+export async function benchReal(rounds: number, only?: string): Promise<boolean> {
+  const manifest: { file: string; kind: string }[] = JSON.parse(readFileSync(join(REAL, 'manifest.json'), 'utf8'));
+  const vtConfig = vtracerConfig({ ...DEFAULT_PARAMETERS });
+  const rows: RealRow[] = [];
+  const widths = [36, 10, 8, 8, 6, 9, 8, 8, 8, 9, 9, 11];
+  console.log('\nReal set: ours (defaults, engine=auto) against vtracer (defaults), same run');
+  console.log(
+    cells(
+      [
+        'image',
+        'engine',
+        'ms ours',
+        'ms vt',
+        'ratio',
+        'PSNR ours',
+        'PSNR vt',
+        'edge ours',
+        'edge vt',
+        'bytes ours',
+        'bytes vt',
+        'kind',
+      ],
+      widths,
+    ),
+  );
+  for (const entry of manifest) {
+    if (only && !entry.file.includes(only)) continue;
+    const image = await loadPng(join(REAL, entry.file));
+    const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
+    const size = { width: image.width, height: image.height };
+    const oursMs: number[] = [];
+    const theirsMs: number[] = [];
+    let oursSvg = '';
+    let theirsSvg = '';
+    let engine = '';
+    // One unmeasured round each warms caches and the JIT for this image size; small images get
+    // more rounds (about 150 ms per side, at most 60) so one garbage collection cannot decide a median.
+    let planned = rounds;
+    for (let round = -1; round < planned; round++) {
+      let start = performance.now();
+      const result = vectorize(image, {});
+      const ours = performance.now() - start;
+      start = performance.now();
+      theirsSvg = vectorizeRawSync(raw, size, vtConfig);
+      const theirs = performance.now() - start;
+      oursSvg = result.svg;
+      engine = result.engineUsed;
+      if (round < 0) planned = Math.max(rounds, Math.min(60, Math.ceil(150 / Math.max(ours, theirs, 0.01))));
+      else {
+        oursMs.push(ours);
+        theirsMs.push(theirs);
+      }
+    }
+    const ours: Side = { ms: median(oursMs), bytes: oursSvg.length, ...compare(image, oursSvg) };
+    const theirs: Side = { ms: median(theirsMs), bytes: theirsSvg.length, ...compare(image, theirsSvg) };
+    rows.push({ file: entry.file, kind: entry.kind, engine, ours, theirs });
+    console.log(
+      cells(
+        [
+          entry.file,
+          engine,
+          fmt(ours.ms, 1),
+          fmt(theirs.ms, 1),
+          fmt(ours.ms / theirs.ms),
+          fmt(ours.psnr),
+          fmt(theirs.psnr),
+          fmt(ours.edges, 3),
+          fmt(theirs.edges, 3),
+          ours.bytes,
+          theirs.bytes,
+          entry.kind,
+        ],
+        widths,
+      ),
+    );
+  }
+  if (rows.length === 0) return true;
+
+  console.log('\nReal set, medians per kind (time ratio = median over images of ours / vtracer)');
+  const kw = [12, 7, 11, 9, 8, 6, 9, 8, 11, 9, 6];
+  console.log(
+    cells(
+      [
+        'kind',
+        'images',
+        'time ratio',
+        'max ratio',
+        'PSNR ours',
+        'vt',
+        'edge ours',
+        'edge vt',
+        'bytes ours',
+        'bytes vt',
+        'ratio',
+      ],
+      kw,
+    ),
+  );
+  const measured: Figures = {};
+  for (const kind of [...KINDS, 'all']) {
+    const group = kind === 'all' ? rows : rows.filter((r) => r.kind === kind);
+    if (group.length === 0) continue;
+    const m = (pick: (r: RealRow) => number): number => median(group.map(pick));
+    const ratios = group.map((r) => r.ours.ms / r.theirs.ms);
+    const figures = { psnr: m((r) => r.ours.psnr), edges: m((r) => r.ours.edges), bytes: m((r) => r.ours.bytes) };
+    measured[kind] = figures;
+    const bytesVt = m((r) => r.theirs.bytes);
+    console.log(
+      cells(
+        [
+          kind,
+          group.length,
+          fmt(median(ratios)),
+          fmt(Math.max(...ratios)),
+          fmt(figures.psnr),
+          fmt(m((r) => r.theirs.psnr)),
+          fmt(figures.edges, 3),
+          fmt(
+            m((r) => r.theirs.edges),
+            3,
+          ),
+          fmt(figures.bytes, 0),
+          fmt(bytesVt, 0),
+          fmt(figures.bytes / bytesVt),
+        ],
+        kw,
+      ),
+    );
+  }
+  if (only) return true;
+  if (process.env.BENCH_WRITE_FIGURES === '1') {
+    writeFileSync(FIGURES, `${JSON.stringify(measured, null, 2)}\n`);
+    console.log(`\nwrote ${FIGURES}`);
+    return true;
+  }
+  return checkFigures(measured);
+}
+
+/** Small slack: resvg and float rounding are deterministic, so any real change shows up. */
+function checkFigures(measured: Figures): boolean {
+  const committed: Figures = JSON.parse(readFileSync(FIGURES, 'utf8'));
+  const failures: string[] = [];
+  for (const [kind, was] of Object.entries(committed)) {
+    const now = measured[kind];
+    if (!now) continue;
+    if (now.psnr < was.psnr - 0.01) failures.push(`${kind}: median PSNR ${fmt(now.psnr)} < committed ${fmt(was.psnr)}`);
+    if (now.edges < was.edges - 0.001)
+      failures.push(`${kind}: median edge F1 ${fmt(now.edges, 3)} < committed ${fmt(was.edges, 3)}`);
+    if (now.bytes > was.bytes * 1.001) failures.push(`${kind}: median bytes ${now.bytes} > committed ${was.bytes}`);
+  }
+  if (failures.length > 0) {
+    console.log(`\nFAIL: worse than bench/real-figures.json\n  ${failures.join('\n  ')}`);
+    return false;
+  }
+  console.log('\nReal set at or better than bench/real-figures.json on every kind.');
+  return true;
+}

@@ -1,0 +1,133 @@
+import type { RgbaImage } from './types.ts';
+
+/**
+ * Diagrams and screenshots: a few flat colours (paper, fills, ink) cover nearly every pixel, and
+ * much of the ink is 1–2 px thin (borders, connector lines, text strokes at 8–13 px). Curves
+ * cannot be faithful at that scale: the spline engine merges thread-like clusters and specks into
+ * their neighbours, so thin lines vanish and glyphs break. For such images `auto` snaps every pixel
+ * to the nearest of the dominant colours (anti-aliasing goes to paper or ink) and writes exact pixel
+ * runs, which keep every line and letter as drawn at the input's size.
+ */
+
+/** At most this many dominant colours; each must cover at least DOMINANT_SHARE of the pixels. */
+const MAX_PALETTE = 24;
+const DOMINANT_SHARE = 0.002;
+/** The dominant colours must cover this share of the pixels (the rest is anti-aliasing). */
+const MIN_COVERAGE = 0.85;
+/** At least this share of the outline pixels must sit in runs of at most THIN_RUN px (see thinShare). */
+const MIN_THIN_SHARE = 0.35;
+const THIN_RUN = 2;
+/** More distinct colours than this is a photo or a gradient: stop counting early. */
+const MAX_DISTINCT = 16384;
+
+export interface SnappedImage {
+  /** Index into `palette` per pixel; 0 is the most common colour (the paper). */
+  labels: Uint8Array;
+  /** Dominant colours as RGBA keys (r << 24 | g << 16 | b << 8 | a, unsigned), most common first. */
+  palette: number[];
+}
+
+/** Dominant-colour labels when the image is a fine-detail picture, else null. */
+export function snapFineDetail(image: RgbaImage): SnappedImage | null {
+  const { width: w, height: h, data } = image;
+  const n = w * h;
+  if (n < 64) return null;
+  // One pass: each pixel gets the index of its distinct colour (runs skip the map), counts per index.
+  const indexOf = new Map<number, number>();
+  const keys: number[] = [];
+  let counts = new Int32Array(256);
+  const distinct = new Int32Array(n);
+  let lastKey = -1;
+  let last = -1;
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    if (data[o + 3] !== 255) return null; // Transparency: icons and logos, not screenshots.
+    const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
+    if (key !== lastKey) {
+      lastKey = key;
+      let index = indexOf.get(key);
+      if (index === undefined) {
+        if (keys.length === MAX_DISTINCT) return null;
+        index = keys.length;
+        indexOf.set(key, index);
+        keys.push(key);
+        if (index === counts.length) {
+          const bigger = new Int32Array(counts.length * 2);
+          bigger.set(counts);
+          counts = bigger;
+        }
+      }
+      last = index;
+    }
+    distinct[i] = last;
+    counts[last]! += 1;
+  }
+  const ranked = keys.map((_, index) => index).sort((a, b) => counts[b]! - counts[a]!);
+  const minCount = Math.max(4, n * DOMINANT_SHARE);
+  const palette: number[] = [];
+  let covered = 0;
+  for (const index of ranked) {
+    if (counts[index]! < minCount || palette.length === MAX_PALETTE) break;
+    palette.push(keys[index]!);
+    covered += counts[index]!;
+  }
+  if (palette.length < 2 || covered < n * MIN_COVERAGE) return null;
+
+  // Nearest dominant colour per distinct colour, then per pixel by array lookup.
+  const nearest = new Uint8Array(keys.length);
+  for (let d = 0; d < keys.length; d++) {
+    const key = keys[d]!;
+    let best = 0;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let p = 0; p < palette.length; p++) {
+      const c = palette[p]!;
+      const dr = (key >> 16) - (c >> 16);
+      const dg = ((key >> 8) & 255) - ((c >> 8) & 255);
+      const db = (key & 255) - (c & 255);
+      const distance = dr * dr + dg * dg + db * db;
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = p;
+      }
+    }
+    nearest[d] = best;
+  }
+  const labels = new Uint8Array(n);
+  for (let i = 0; i < n; i++) labels[i] = nearest[distinct[i]!]!;
+  if (thinShare(labels, w, h) < MIN_THIN_SHARE) return null;
+  return { labels, palette: palette.map((c) => ((c << 8) | 255) >>> 0) };
+}
+
+/**
+ * Share of the boundary pixels (a 4-neighbour has another colour) that lie in a row or column run of
+ * at most THIN_RUN px: high where outlines belong to lines and letters, low on large shapes.
+ */
+function thinShare(labels: Uint8Array, w: number, h: number): number {
+  const thin = new Uint8Array(w * h);
+  const markRuns = (start: number, step: number, length: number): void => {
+    let runStart = 0;
+    for (let k = 1; k <= length; k++) {
+      if (k < length && labels[start + k * step] === labels[start + runStart * step]) continue;
+      if (k - runStart <= THIN_RUN) for (let j = runStart; j < k; j++) thin[start + j * step] = 1;
+      runStart = k;
+    }
+  };
+  for (let y = 0; y < h; y++) markRuns(y * w, 1, w);
+  for (let x = 0; x < w; x++) markRuns(x, w, h);
+  let boundary = 0;
+  let thinBoundary = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const l = labels[i];
+      const edge =
+        (x > 0 && labels[i - 1] !== l) ||
+        (x + 1 < w && labels[i + 1] !== l) ||
+        (y > 0 && labels[i - w] !== l) ||
+        (y + 1 < h && labels[i + w] !== l);
+      if (!edge) continue;
+      boundary++;
+      thinBoundary += thin[i]!;
+    }
+  }
+  return boundary === 0 ? 0 : thinBoundary / boundary;
+}

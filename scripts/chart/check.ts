@@ -1,0 +1,198 @@
+/**
+ * `npm run chart:check`: what can be proven about the cluster files without a cluster.
+ *  1. values.yaml, and it merged with each charts/trove/ci/*.yaml, pass values.schema.json; wrong
+ *     values are rejected.
+ *  2. The chart renders with each ci values file (Go text/template + sprig, as helm does), with and
+ *     without the Prometheus Operator's API; every object passes the Kubernetes schemas; images,
+ *     ports, probe paths and environment variables agree with the Dockerfile and the apps' config.
+ *  3. `kubectl kustomize` of each k8s/overlays/* passes the same checks.
+ *  4. The Tiltfile, run under a stub of Tilt's API, builds every image the chart uses.
+ * A missing tool (Go, kubectl, python3) skips its part with the reason, or fails under TROVE_REQUIRE_ALL=1.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { checkConsistency, dockerfileTargets, imagesOf, imageTarget, ROOT } from './consistency.ts';
+import { type KubeObject, parseObjects, validateObject } from './kube-objects.ts';
+import { BASE_FILE, kustomizeBase } from './kustomize-base.ts';
+import { buildRenderer, render, rendererMissing } from './render.ts';
+import { WRONG_VALUES } from './wrong-values.ts';
+
+const CHART = join(ROOT, 'charts/trove');
+const MONITORING = 'monitoring.coreos.com/v1';
+const problems: string[] = [];
+const requireAll = process.env.TROVE_REQUIRE_ALL === '1';
+
+function skip(part: string, missing: string): void {
+  const line = `${part}: skipped, needs ${missing}`;
+  if (requireAll) problems.push(`${line} (TROVE_REQUIRE_ALL=1)`);
+  else console.log(`   SKIP ${line}`);
+}
+const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+
+type Values = Record<string, unknown>;
+function merge(base: Values, over: Values): Values {
+  const out: Values = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    const bothMaps = [b, v].every((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
+    if (bothMaps) out[k] = merge(b as Values, v as Values);
+    else if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+const ciFiles = readdirSync(join(CHART, 'ci'))
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => join(CHART, 'ci', f))
+  .concat(join(ROOT, 'k8s/local/dev-values.yaml'));
+const shortName = (file: string) => file.slice(ROOT.length + 1).replace('charts/trove/', '');
+const defaults = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Values;
+
+console.log('-- values.schema.json');
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateValues = ajv.compile(JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')));
+for (const [name, values] of [
+  ['values.yaml', defaults],
+  ...ciFiles.map((f) => [shortName(f), merge(defaults, parse(readFileSync(f, 'utf8')) as Values)]),
+] as [string, Values][]) {
+  if (validateValues(values)) console.log(`   ${name}: valid`);
+  else problems.push(`${name}: ${ajv.errorsText(validateValues.errors)}`);
+}
+for (const [why, override] of WRONG_VALUES) {
+  if (validateValues(merge(defaults, override))) problems.push(`values.schema.json accepts ${why}`);
+}
+console.log(`   ${WRONG_VALUES.length} wrong values: ${problems.length === 0 ? 'all rejected' : 'see below'}`);
+
+async function checkObjects(source: string, objects: KubeObject[], thirdParty?: RegExp): Promise<void> {
+  const before = problems.length;
+  for (const object of objects) problems.push(...validateObject(object).map((p) => `${source}: ${p}`));
+  problems.push(...(await checkConsistency(objects, thirdParty)).map((p) => `${source}: ${p}`));
+  const kinds = new Map<string, number>();
+  for (const o of objects) kinds.set(o.kind, (kinds.get(o.kind) ?? 0) + 1);
+  const summary = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ');
+  console.log(`   ${source}: ${summary}${problems.length > before ? ' -- PROBLEMS' : ''}`);
+}
+
+let renderer: string | undefined;
+console.log('\n-- chart render (helm-render: Go text/template + sprig) and Kubernetes schemas');
+const missingGo = rendererMissing();
+if (missingGo) skip('chart render', missingGo);
+else {
+  const bin = buildRenderer();
+  renderer = bin;
+  for (const file of ciFiles) {
+    for (const apis of [[], [MONITORING]]) {
+      const source = `${shortName(file)}${apis.length ? ' +prometheus-operator' : ''}`;
+      const result = render(bin, CHART, [file], apis);
+      if (!result.ok) {
+        problems.push(`${source}: render failed: ${result.error}`);
+        continue;
+      }
+      const objects = parseObjects(result.output, source);
+      await checkObjects(source, objects);
+      const monitors = objects.filter((o) => o.kind === 'ServiceMonitor').length;
+      const annotated = objects.filter(
+        (o) => o.kind === 'Deployment' && o.spec?.template?.metadata?.annotations?.['prometheus.io/scrape'] === 'true',
+      ).length;
+      if (apis.length && (monitors === 0 || annotated > 0)) {
+        problems.push(`${source}: expected ServiceMonitors and no prometheus.io annotations`);
+      }
+      if (!apis.length && (monitors > 0 || annotated === 0)) {
+        problems.push(`${source}: expected prometheus.io annotations and no ServiceMonitor`);
+      }
+    }
+  }
+  const base = kustomizeBase(bin);
+  if (process.argv.includes('--write')) {
+    writeFileSync(BASE_FILE, base);
+    console.log('   wrote k8s/base/trove.yaml');
+  } else if (!existsSync(BASE_FILE) || readFileSync(BASE_FILE, 'utf8') !== base) {
+    problems.push(
+      'k8s/base/trove.yaml is not the chart rendered with k8s/base/values.yaml: npm run chart:check -- --write',
+    );
+  }
+  const bare = render(bin, CHART, []);
+  if (bare.ok || !bare.error.includes('needs a database')) {
+    problems.push(`values.yaml alone should stop with "needs a database", got: ${bare.error || 'success'}`);
+  } else console.log('   values.yaml alone: stops, naming the missing database setting');
+}
+
+console.log('\n-- kubectl kustomize k8s/overlays/*');
+if (!has('kubectl', ['version', '--client'])) skip('kustomize', 'kubectl');
+else {
+  for (const overlay of readdirSync(join(ROOT, 'k8s/overlays'))) {
+    const text = execFileSync('kubectl', ['kustomize', join(ROOT, 'k8s/overlays', overlay)], { encoding: 'utf8' });
+    // The dev overlay's own Postgres and Redis are the official images.
+    await checkObjects(`k8s/overlays/${overlay}`, parseObjects(text, overlay), /^(postgres|redis):/);
+  }
+}
+
+console.log('\n-- Tiltfile under a stub of the Tilt API');
+if (!has('python3', ['--version'])) skip('Tiltfile', 'python3');
+else if (!renderer) skip('Tiltfile', 'the chart renderer (see above)');
+else checkTiltfile(renderer);
+
+function checkTiltfile(bin: string): void {
+  const run = spawnSync('python3', [join(import.meta.dirname, 'tilt_stub.py'), 'Tiltfile'], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
+  if (run.status !== 0) {
+    problems.push(`Tiltfile: ${run.stderr.trim().split('\n').pop()}`);
+    return;
+  }
+  const tilt = JSON.parse(run.stdout) as TiltRecord;
+  const targets = dockerfileTargets();
+  const deployed: KubeObject[] = tilt.yaml.flatMap((f) => parseObjects(readFileSync(join(ROOT, f), 'utf8'), f));
+  for (const call of tilt.helm) {
+    const result = render(
+      bin,
+      join(ROOT, call.chart),
+      call.values.map((v) => join(ROOT, v)),
+    );
+    if (!result.ok) problems.push(`Tiltfile: helm(${call.chart}) with ${call.values.join(', ')}: ${result.error}`);
+    else deployed.push(...parseObjects(result.output, call.chart));
+  }
+  for (const image of imagesOf(deployed)) {
+    if (!imageTarget(image)) continue; // third-party images (Prometheus) are pulled, not built
+    const repo = image
+      .replace(/:[^/]+$/, '')
+      .split('/')
+      .pop();
+    const build = tilt.builds.find((b) => b.ref === repo);
+    if (!build) problems.push(`Tiltfile: builds no ${repo}, which the chart uses`);
+    else if (build.target !== imageTarget(image))
+      problems.push(`Tiltfile: ${repo} is built from target ${build.target}`);
+  }
+  for (const b of tilt.builds) {
+    if (!targets.has(b.target)) problems.push(`Tiltfile: docker_build target ${b.target} is not in the Dockerfile`);
+  }
+  const workloads = new Set(deployed.filter((o) => ['Deployment', 'Job'].includes(o.kind)).map((o) => o.metadata.name));
+  const release = tilt.helm[0]?.name ?? 'trove';
+  for (const r of tilt.resources) {
+    const dependency = new RegExp(`^${release}-(postgresql|redis-master|qdrant)$`).test(r.workload);
+    if (!workloads.has(r.workload) && !dependency)
+      problems.push(`Tiltfile: k8s_resource(${r.workload}) names no workload`);
+  }
+  console.log(`   builds ${tilt.builds.map((b) => `${b.ref} (target ${b.target})`).join(', ')}`);
+  console.log(`   deploys ${workloads.size} workloads; resources ${tilt.resources.map((r) => r.workload).join(', ')}`);
+  console.log(`   buttons ${tilt.local_resources.map((r) => `${r.name}: ${r.cmd}`).join('; ')}`);
+}
+
+interface TiltRecord {
+  builds: { ref: string; target: string }[];
+  helm: { chart: string; name: string; values: string[] }[];
+  resources: { workload: string }[];
+  yaml: string[];
+  local_resources: { name: string; cmd: string }[];
+}
+
+if (problems.length > 0) {
+  console.error(`\n${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('\nchart, manifests and Tiltfile: all checks passed');

@@ -1,0 +1,118 @@
+/**
+ * The stack's processes, started either from the sources (`node --import tsx`, as `npm start` does)
+ * or from the built images (`docker run`, as a cluster does: non-root, read-only root filesystem,
+ * host network). TROVE_STACK_IMAGES=<tag> selects the images trove-<app>:<tag>.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { type AppName, freePort, spawnTs, waitFor } from '../support/processes.ts';
+import type { Requirement } from '../support/requirements.ts';
+
+const run = promisify(execFile);
+export const IMAGE_TAG = process.env.TROVE_STACK_IMAGES || undefined;
+export const MODE = IMAGE_TAG ? 'containers' : 'processes';
+
+export interface Launched {
+  name: string;
+  url: string;
+  logs(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The containers mode needs a running engine and the built images. */
+export const imagesRequirement: Requirement = {
+  name: `Docker engine and the trove-*:${IMAGE_TAG} images`,
+  absent() {
+    if (spawnSync('docker', ['info'], { stdio: 'ignore' }).status !== 0) return 'no running Docker engine';
+    for (const target of ['memory-api', 'vectorize-api', 'errors-api', 'migrate']) {
+      const image = `trove-${target}:${IMAGE_TAG}`;
+      if (spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' }).status !== 0)
+        return `no image ${image}`;
+    }
+    return undefined;
+  },
+  install: "bash .ci/images.sh (starts dockerd from Debian's docker.io and builds the images)",
+};
+
+const READY_TIMEOUT_MS = 180_000;
+
+export async function launch(app: AppName, name: string, env: Record<string, string>): Promise<Launched> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const all = { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env };
+  if (!IMAGE_TAG) {
+    const child = spawnTs(`apps/${app}/src/server.ts`, all);
+    await waitFor(`${url}/readyz`, READY_TIMEOUT_MS, child.exit).catch((err: Error) => {
+      child.child.kill('SIGKILL');
+      throw new Error(`${name}: ${err.message}\n${child.output()}`);
+    });
+    return {
+      name,
+      url,
+      logs: async () => child.output(),
+      stop: async () => {
+        if (child.child.exitCode === null) child.child.kill('SIGTERM');
+        await child.exit;
+      },
+    };
+  }
+  const container = `trove-stack-${name}-${process.pid}`;
+  const envArgs = Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  await run('docker', [
+    'run',
+    '-d',
+    '--name',
+    container,
+    '--network',
+    'host',
+    '--read-only',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/data:uid=1000',
+    ...envArgs,
+    `trove-${app}:${IMAGE_TAG}`,
+  ]);
+  const logs = async () => {
+    const out = await run('docker', ['logs', container], { maxBuffer: 64 * 1024 * 1024 });
+    return out.stdout + out.stderr;
+  };
+  await waitFor(`${url}/readyz`, READY_TIMEOUT_MS).catch(async (err: Error) => {
+    const text = await logs().catch(() => '');
+    await run('docker', ['rm', '-f', container]).catch(() => undefined);
+    throw new Error(`${name}: ${err.message}\n${text}`);
+  });
+  return {
+    name,
+    url,
+    logs,
+    stop: async () => {
+      await run('docker', ['stop', '-t', '20', container]).catch(() => undefined);
+      await run('docker', ['rm', '-f', container]).catch(() => undefined);
+    },
+  };
+}
+
+/** Applies one app's migrations to a database: the migrate command, or the migrate image. */
+export async function migrate(app: 'memory-api' | 'errors-api', databaseUrl: string): Promise<string> {
+  if (!IMAGE_TAG) {
+    const child = spawnTs(`apps/${app}/src/migrate.ts`, { DATABASE_URL: databaseUrl, LOG_FORMAT: 'json' });
+    const { code } = await child.exit;
+    if (code !== 0) throw new Error(`migrate ${app} exited ${code}: ${child.output()}`);
+    return child.output();
+  }
+  const out = await run('docker', [
+    'run',
+    '--rm',
+    '--network',
+    'host',
+    '--read-only',
+    '--tmpfs',
+    '/tmp',
+    '-e',
+    `DATABASE_URL=${databaseUrl}`,
+    `trove-migrate:${IMAGE_TAG}`,
+    app,
+  ]);
+  return out.stdout + out.stderr;
+}

@@ -1,0 +1,164 @@
+/**
+ * The whole stack as separate processes on one machine, on the real Postgres and Redis: two
+ * memory-api replicas, vectorize-api and errors-api, each started as a user or cluster starts it
+ * (the migrate command first), and driven only by real clients: the MCP SDK, @sentry/node, HTTP
+ * multipart uploads and Prometheus text from every /metrics. With TROVE_STACK_IMAGES=<tag> the
+ * same tests run against the built images instead (CI does both).
+ */
+import { randomUUID } from 'node:crypto';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUp } from '../../apps/errors-api/test/support/harness.ts';
+import { sentryClient } from '../../apps/errors-api/test/support/sentry.ts';
+import { missing } from '../support/requirements.ts';
+import { IMAGE_TAG, imagesRequirement, type Launched, launch, MODE, migrate } from './launch.ts';
+import { parsePrometheusText } from './prometheus-text.ts';
+
+const SERVER_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.REDIS_URL;
+const skip = missing('postgres', 'redis', ...(IMAGE_TAG ? [imagesRequirement] : []));
+
+const suffix = randomUUID().slice(0, 8);
+const databases = { memory: `trove_stack_memory_${suffix}`, errors: `trove_stack_errors_${suffix}` };
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAGE_TAG})` : ''}`, () => {
+  const running: Launched[] = [];
+  let memoryA: Launched;
+  let memoryB: Launched;
+  let vectorize: Launched;
+  let errors: Launched;
+
+  beforeAll(async () => {
+    for (const name of Object.values(databases)) await admin(`CREATE DATABASE ${name}`);
+    await migrate('memory-api', databaseUrl(databases.memory));
+    await migrate('errors-api', databaseUrl(databases.errors));
+    const memoryEnv = { MIGRATE_ON_START: 'verify', DATABASE_URL: databaseUrl(databases.memory) };
+    const errorsEnv = {
+      MIGRATE_ON_START: 'verify',
+      DATABASE_URL: databaseUrl(databases.errors),
+      REDIS_URL: REDIS_URL as string,
+      REDIS_PREFIX: `trove-stack-${suffix}:`,
+    };
+    const started = await Promise.all([
+      launch('memory-api', 'memory-a', memoryEnv),
+      launch('memory-api', 'memory-b', memoryEnv),
+      launch('vectorize-api', 'vectorize', {}),
+      launch('errors-api', 'errors', errorsEnv),
+    ]);
+    running.push(...started);
+    [memoryA, memoryB, vectorize, errors] = started as [Launched, Launched, Launched, Launched];
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(running.map((r) => r.stop()));
+    for (const name of Object.values(databases)) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }, 60_000);
+
+  async function mcp(target: Launched): Promise<McpClient> {
+    const client = new McpClient({ name: 'stack-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`)));
+    return client;
+  }
+  async function tool(client: McpClient, name: string, args: Record<string, unknown>) {
+    const answer = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    expect(answer.isError ?? false, answer.content[0]?.text).toBe(false);
+    return JSON.parse(answer.content[0]?.text ?? 'null');
+  }
+
+  it('remembers through one memory-api replica over MCP and recalls through the other', async () => {
+    const [a, b] = await Promise.all([mcp(memoryA), mcp(memoryB)]);
+    try {
+      const namespace = `stack-${suffix}`;
+      const stored = await tool(a, 'remember', {
+        content: 'The staging cluster rotates its database passwords every Tuesday at noon',
+        namespace,
+      });
+      expect(stored.id).toBeTruthy();
+      // Replica b never saw the write: it finds the memory in the shared database.
+      const found = (await tool(b, 'recall', { query: 'when are the database passwords rotated', namespace })) as {
+        id: string;
+      }[];
+      expect(found.map((r) => r.id)).toEqual([stored.id]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('takes errors from @sentry/node and groups them into an issue', async () => {
+    const { api, dsn, projectSlug } = await setUp(errors.url);
+    const sdk = sentryClient(dsn);
+    for (let i = 0; i < 2; i++) sdk.scope.captureException(new Error(`stack test failure ${suffix}`));
+    await sdk.flush();
+    expect(sdk.responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    const issues = (await api.call('GET', `/api/0/projects/${projectSlug}/issues`)).json.data as {
+      title: string;
+      count: number;
+    }[];
+    expect(issues.find((i) => i.title === `Error: stack test failure ${suffix}`)?.count).toBe(2);
+  });
+
+  it('traces an uploaded image to SVG', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#ffffff' } })
+      .composite([
+        { input: { create: { width: 24, height: 24, channels: 3, background: '#d01020' } }, left: 8, top: 8 },
+      ])
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'square.png');
+    const res = await fetch(`${vectorize.url}/v1/vectorize`, { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    const svg = await res.text();
+    expect(svg).toMatch(/<svg[\s>]/);
+    expect(svg).toMatch(/<path /);
+  });
+
+  it('follows one request id into the logs of the replica that served it', async () => {
+    const id = `stack-${suffix}-trace`;
+    const res = await fetch(`${memoryA.url}/remember`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': id },
+      body: JSON.stringify({ content: 'Request ids are kept across services', namespace: `stack-${suffix}` }),
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    const lines = (await memoryA.logs()).split('\n').filter((l) => l.includes(id));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map((l) => JSON.parse(l).reqId)).toContain(id);
+    expect(await memoryB.logs()).not.toContain(id);
+  });
+
+  it('serves Prometheus text on every /metrics, counting the requests each process answered', async () => {
+    for (const target of running) {
+      const res = await fetch(`${target.url}/metrics`);
+      expect(res.status, target.name).toBe(200);
+      const samples = parsePrometheusText(await res.text());
+      const served = samples.filter((s) => s.name === 'http_requests_total').reduce((sum, s) => sum + s.value, 0);
+      expect(served, `${target.name} http_requests_total`).toBeGreaterThan(0);
+      expect(
+        samples.some((s) => s.name === 'process_resident_memory_bytes'),
+        target.name,
+      ).toBe(true);
+    }
+  });
+});
