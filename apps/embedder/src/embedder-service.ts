@@ -1,17 +1,17 @@
-import type { EmbeddingBackend } from '@trove/embeddings';
 import { type HandlersFor, invalidArgument, notFound, unavailable } from '@trove/grpc-kit';
 import type { EmbedderService, Model } from '@trove/proto/embedder/v1';
 import { type Counter, Gauge, Histogram, Counter as PromCounter, type Registry } from '@trove/service-kit';
+import type { ServedModel } from './backends.ts';
 import type { BatchObserver, DynamicBatcher } from './batcher.ts';
 import type { EmbedderConfig } from './config.ts';
 
 /** The model once loaded; undefined until then (Embed answers UNAVAILABLE meanwhile). */
 export interface LoadedModel {
-  backend: EmbeddingBackend;
+  backend: ServedModel;
   batcher: DynamicBatcher;
 }
 
-export function describeModel(backend: EmbeddingBackend, config: EmbedderConfig): Omit<Model, '$typeName'> {
+export function describeModel(backend: ServedModel, config: EmbedderConfig): Omit<Model, '$typeName'> {
   return {
     id: backend.model,
     dimensions: backend.dimensions,

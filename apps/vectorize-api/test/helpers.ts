@@ -3,6 +3,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { createLogger, createServer } from '@trove/service-kit';
 import type { RgbaImage } from '@trove/vectorize';
 import type { FastifyInstance } from 'fastify';
+import * as mupdf from 'mupdf';
 import sharp from 'sharp';
 import { buildVectorizeApp, vectorizeApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -81,10 +82,20 @@ export function renderSvg(svg: string): Promise<RgbaImage> {
   return pixelsOnWhite(new Resvg(svg, { fitTo: { mode: 'original' } }).render().asPng());
 }
 
-/** Renders page 1 of a PDF with poppler at 72 dpi (one pixel per PDF point). */
+/**
+ * Renders page 1 of a PDF at 72 dpi (one pixel per PDF point) with MuPDF compiled to WebAssembly:
+ * an independent renderer that needs nothing outside npm (poppler's pdftoppm did the same job).
+ */
 export function renderPdf(pdf: Buffer): Promise<RgbaImage> {
-  const png = execFileSync('pdftoppm', ['-png', '-r', '72', '-singlefile', '-'], { input: pdf, maxBuffer: 64 << 20 });
-  return pixelsOnWhite(png);
+  const document = mupdf.Document.openDocument(pdf, 'application/pdf');
+  try {
+    const page = document.loadPage(0);
+    // No alpha: the page is painted on white first, as a viewer (and pdftoppm) shows it.
+    const pixmap = page.toPixmap(mupdf.Matrix.identity, mupdf.ColorSpace.DeviceRGB, false, true);
+    return pixelsOnWhite(Buffer.from(pixmap.asPNG()));
+  } finally {
+    document.destroy();
+  }
 }
 
 /** Renders an EPS with Ghostscript, cropped to its bounding box, at 72 dpi. */

@@ -37,8 +37,8 @@ describe('outputs render back to the input picture', () => {
     expect(meanAbsoluteDifference(await renderSvg(svg), flat)).toBeLessThan(1);
   });
 
-  it.skipIf(missing('pdftoppm')).each(['auto', 'spline'])(
-    'PDF from engine %s renders with pdftoppm like the input',
+  it.each(['auto', 'spline'])(
+    'PDF from engine %s renders with MuPDF like the input',
     async (engine) => {
       const response = await vectorize({ engine, format: 'pdf' });
       expect(response.headers['content-type']).toBe('application/pdf');
@@ -60,16 +60,18 @@ describe('outputs render back to the input picture', () => {
     },
   );
 
-  it.skipIf(missing('pdftoppm', 'gs'))(
-    'an anti-aliased logo gives the same picture in SVG, PDF and EPS, close to the input',
-    async () => {
-      const input = await pixelsOnWhite(logoPng);
-      const svg = await renderSvg((await vectorize({ engine: 'spline' }, logoPng)).json().svg);
-      const pdf = await renderPdf((await vectorize({ engine: 'spline', format: 'pdf' }, logoPng)).rawPayload);
-      const eps = await renderEps((await vectorize({ engine: 'spline', format: 'eps' }, logoPng)).rawPayload);
-      expect(meanAbsoluteDifference(svg, input)).toBeLessThan(6);
-      expect(meanAbsoluteDifference(pdf, svg)).toBeLessThan(2);
-      expect(meanAbsoluteDifference(eps, svg)).toBeLessThan(2);
-    },
-  );
+  it('an anti-aliased logo gives the same picture in SVG and PDF, close to the input', async () => {
+    const input = await pixelsOnWhite(logoPng);
+    const svg = await renderSvg((await vectorize({ engine: 'spline' }, logoPng)).json().svg);
+    const pdf = await renderPdf((await vectorize({ engine: 'spline', format: 'pdf' }, logoPng)).rawPayload);
+    expect(meanAbsoluteDifference(svg, input)).toBeLessThan(6);
+    expect(meanAbsoluteDifference(pdf, svg)).toBeLessThan(2);
+  });
+
+  // No renderer of PostScript is on npm in a shape worth depending on: Ghostscript it is.
+  it.skipIf(missing('gs'))('the anti-aliased logo in EPS gives the same picture as in SVG', async () => {
+    const svg = await renderSvg((await vectorize({ engine: 'spline' }, logoPng)).json().svg);
+    const eps = await renderEps((await vectorize({ engine: 'spline', format: 'eps' }, logoPng)).rawPayload);
+    expect(meanAbsoluteDifference(eps, svg)).toBeLessThan(2);
+  });
 });

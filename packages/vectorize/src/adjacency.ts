@@ -38,6 +38,12 @@ export class Adjacency {
     this.tail[a] = node;
   }
 
+  /** `weight` more shared edges from a to b, appended like `addEdge`. */
+  addEdges(a: number, b: number, weight: number): void {
+    this.addEdge(a, b);
+    this.weight[this.tail[a]!]! += weight - 1;
+  }
+
   /** Moves every entry of `from` to the end of `into`'s list. */
   splice(into: number, from: number): void {
     const first = this.head[from]!;
@@ -92,11 +98,19 @@ export class Adjacency {
 
 /**
  * Adjacency of the clusters plus each one's perimeter: pixel edges against other clusters or
- * keyed-out pixels (the image frame does not count).
+ * keyed-out pixels (the image frame does not count). Single-pixel clusters get no list of their
+ * own (the hierarchy reads their four neighbours from the pixels), only entries in their
+ * neighbours' lists: on a noisy photo they are most clusters, and their lists most of the pool.
  */
 export function buildAdjacency(clustering: Clustering): { adjacency: Adjacency; perimeter: Float64Array } {
-  const { width: w, height: h, labels, count } = clustering;
-  const adjacency = new Adjacency(count, Math.min(4 * w * h, 1 << 20));
+  const { width: w, height: h, labels, count, area } = clustering;
+  let entries = 0;
+  for (let c = 0; c < count; c++) if (area[c]! > 1) entries += area[c]!;
+  const adjacency = new Adjacency(count, Math.min(2 * entries + 64, 1 << 20));
+  const link = (a: number, b: number): void => {
+    if (area[a]! > 1) adjacency.addEdge(a, b);
+    if (area[b]! > 1) adjacency.addEdge(b, a);
+  };
   const perimeter = new Float64Array(count);
   for (let y = 0; y < h; y++) {
     const row = y * w;
@@ -107,10 +121,7 @@ export function buildAdjacency(clustering: Clustering): { adjacency: Adjacency; 
         if (right !== label) {
           if (label >= 0) perimeter[label]! += 1;
           if (right >= 0) perimeter[right]! += 1;
-          if (label >= 0 && right >= 0) {
-            adjacency.addEdge(label, right);
-            adjacency.addEdge(right, label);
-          }
+          if (label >= 0 && right >= 0) link(label, right);
         }
       }
       if (y + 1 < h) {
@@ -118,10 +129,7 @@ export function buildAdjacency(clustering: Clustering): { adjacency: Adjacency; 
         if (below !== label) {
           if (label >= 0) perimeter[label]! += 1;
           if (below >= 0) perimeter[below]! += 1;
-          if (label >= 0 && below >= 0) {
-            adjacency.addEdge(label, below);
-            adjacency.addEdge(below, label);
-          }
+          if (label >= 0 && below >= 0) link(label, below);
         }
       }
     }

@@ -68,11 +68,98 @@ export function buildHierarchy(clustering: Clustering, settings: HierarchySettin
   const color = new Float64Array(count * 4);
   const layers: number[] = [];
   const queue = new AreaQueue(count);
-  for (let i = 0; i < count; i++) queue.push(area[i]!, i);
+  // Single-pixel clusters are visited first (nothing is smaller) and apart from the queue, in the
+  // order it would pop them: the highest id first, i.e. backwards in raster order.
+  for (let i = 0; i < count; i++) if (area[i]! > 1) queue.push(area[i]!, i);
   const stamp = new Int32Array(count).fill(-1);
   const slot = new Int32Array(count);
-  const { target, weight } = adjacency;
 
+  const { width: w, height: h, labels } = clustering;
+  const near = new Int32Array(4);
+  const nearWeight = new Int32Array(4);
+  const pixelOf = new Int32Array(count);
+  for (let pixel = 0; pixel < w * h; pixel++) {
+    const id = labels[pixel]!;
+    if (id >= 0 && area[id] === 1) pixelOf[id] = pixel;
+  }
+  const neighbourLabel = (pixel: number, k: number): number => {
+    const y = (pixel / w) | 0;
+    const x = pixel - y * w;
+    if (k === 0) return y > 0 ? labels[pixel - w]! : -1;
+    if (k === 1) return x > 0 ? labels[pixel - 1]! : -1;
+    if (k === 2) return x + 1 < w ? labels[pixel + 1]! : -1;
+    return y + 1 < h ? labels[pixel + w]! : -1;
+  };
+  for (let pixel = w * h - 1; pixel >= 0; pixel--) {
+    const id = labels[pixel]!;
+    if (id < 0 || clustering.area[id] !== 1 || representative[id] !== id || area[id] !== 1) continue;
+    // Its adjacency list, built from the pixels: neighbours above, left, right, below (the order
+    // buildAdjacency would have listed them in), merged clusters resolved, repeats summed.
+    let found = 0;
+    for (let k = 0; k < 4; k++) {
+      let neighbour = neighbourLabel(pixel, k);
+      if (neighbour < 0) continue;
+      neighbour = resolve(neighbour);
+      let j = 0;
+      while (j < found && near[j] !== neighbour) j++;
+      if (j === found) {
+        near[found] = neighbour;
+        nearWeight[found++] = 1;
+      } else nearWeight[j]! += 1;
+    }
+    const r = mean[4 * id]!;
+    const g = mean[4 * id + 1]!;
+    const b = mean[4 * id + 2]!;
+    const a = mean[4 * id + 3]!;
+    let best = -1;
+    let bestWeight = 0;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < found; j++) {
+      const other = near[j]!;
+      const o = 4 * other;
+      const distance =
+        Math.abs(mean[o]! - r) + Math.abs(mean[o + 1]! - g) + Math.abs(mean[o + 2]! - b) + Math.abs(mean[o + 3]! - a);
+      if (distance < bestDistance || (distance === bestDistance && area[other]! > area[best]!)) {
+        bestDistance = distance;
+        best = other;
+        bestWeight = nearWeight[j]!;
+      }
+    }
+    color[4 * id] = r;
+    color[4 * id + 1] = g;
+    color[4 * id + 2] = b;
+    color[4 * id + 3] = a;
+    if (best < 0) {
+      layers.push(id);
+      continue;
+    }
+    const threadLike = perimeter[id]! >= THREAD_RATIO;
+    if (1 > settings.speckleArea && !threadLike && bestDistance > settings.layerDifference) layers.push(id);
+    else {
+      sumR[best]! += sumR[id]!;
+      sumG[best]! += sumG[id]!;
+      sumB[best]! += sumB[id]!;
+      sumA[best]! += sumA[id]!;
+      colorArea[best]! += 1;
+      updateMean(best);
+    }
+    mergedInto[id] = best;
+    representative[id] = best;
+    if (area[best] === 1) {
+      // A single pixel growing: its list, until now implicit, comes first.
+      for (let k = 0; k < 4; k++) {
+        const neighbour = neighbourLabel(pixelOf[best]!, k);
+        if (neighbour >= 0) adjacency.addEdge(best, neighbour);
+      }
+    }
+    area[best]! += 1;
+    perimeter[best] = perimeter[best]! + perimeter[id]! - 2 * bestWeight;
+    for (let j = 0; j < found; j++) if (near[j] !== best) adjacency.addEdges(best, near[j]!, nearWeight[j]!);
+    queue.push(area[best]!, best);
+  }
+
+  // Read after the first phase: adding entries may have replaced the pool's arrays.
+  const { target, weight } = adjacency;
   while (queue.size > 0) {
     queue.pop();
     const id = queue.id;

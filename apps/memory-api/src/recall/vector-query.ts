@@ -23,9 +23,12 @@ export async function questionVector(store: MemoryStore, text: string, stats: Te
   const vectors = await store.embedder.embed(words);
   const sum = new Float32Array(store.embedder.dimensions);
   words.forEach((_, i) => {
-    // A stop word counts as held by every memory; a word no memory holds, by none.
+    // A stop word counts as held by every memory. The share is smoothed as if one more memory held
+    // every word: a word no memory holds still leads a large namespace's question (paraphrases
+    // reach memories through it), but in a namespace of a few memories it cannot outweigh every
+    // word those memories share.
     const lexeme = lexemeRow?.lexemes[i] ?? '';
-    const p = lexeme === '' ? 1 : (stats.df.get(lexeme) ?? 0) / stats.docs;
+    const p = lexeme === '' ? 1 : ((stats.df.get(lexeme) ?? 0) + 1) / (stats.docs + 1);
     const weight = VECTOR_QUERY.a / (VECTOR_QUERY.a + p);
     const v = vectors[i] as Float32Array;
     for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] as number) + weight * (v[d] as number);

@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { scanWinkJson } from './wink-json.ts';
 
 /**
  * Word vectors in a compact binary form. The npm package ships them as a 300 MB JSON file that
@@ -22,28 +23,52 @@ const MAGIC = 'TROVEGLV';
 const VERSION = 1;
 const HEADER_BYTES = 8 + 4 * 4;
 
-interface WinkFile {
-  dimensions: number;
-  words: string[];
-  vectors: Record<string, number[]>;
-}
-
 /** Converts the package's JSON to the compact file, writing it atomically. */
 export async function buildCompactVectors(sourceJson: string, target: string): Promise<void> {
-  const source = JSON.parse(await readFile(sourceJson, 'utf8')) as WinkFile;
-  const dims = source.dimensions;
-  const words = source.words.filter((w) => !w.includes('\n') && source.vectors[w]);
-  const count = words.length;
-  const scales = new Float32Array(count);
-  const vectors = new Int8Array(count * dims);
-  words.forEach((word, rank) => {
-    const values = source.vectors[word] as number[];
-    let max = 0;
-    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(values[d] as number));
-    const scale = max / 127 || 1;
-    scales[rank] = scale;
-    for (let d = 0; d < dims; d++) vectors[rank * dims + d] = Math.round((values[d] as number) / scale);
+  // Quantised as they are read, in the word list's order; words without a vector are dropped after.
+  let dims = 0;
+  let allWords: string[] = [];
+  let firstIndex = new Map<string, number>();
+  let scales = new Float32Array(0);
+  let vectors = new Int8Array(0);
+  let hasVector = new Uint8Array(0);
+  scanWinkJson(await readFile(sourceJson), (header) => {
+    dims = header.dimensions;
+    allWords = header.words;
+    firstIndex = new Map();
+    allWords.forEach((word, i) => {
+      if (!firstIndex.has(word)) firstIndex.set(word, i);
+    });
+    scales = new Float32Array(allWords.length);
+    vectors = new Int8Array(allWords.length * dims);
+    hasVector = new Uint8Array(allWords.length);
+    return (word, values, length) => {
+      const i = firstIndex.get(word);
+      if (i === undefined || length < dims) return;
+      let max = 0;
+      for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(values[d] as number));
+      const scale = max / 127 || 1;
+      scales[i] = scale;
+      for (let d = 0; d < dims; d++) vectors[i * dims + d] = Math.round((values[d] as number) / scale);
+      hasVector[i] = 1;
+    };
   });
+  const kept = allWords.flatMap((word, i) => {
+    const first = firstIndex.get(word) as number;
+    return hasVector[first] && !word.includes('\n') ? [{ word, first, i }] : [];
+  });
+  const words = kept.map((k) => k.word);
+  const count = words.length;
+  if (count < allWords.length || kept.some((k) => k.first !== k.i)) {
+    const keptScales = new Float32Array(count);
+    const keptVectors = new Int8Array(count * dims);
+    kept.forEach(({ first }, rank) => {
+      keptScales[rank] = scales[first] as number;
+      keptVectors.set(vectors.subarray(first * dims, (first + 1) * dims), rank * dims);
+    });
+    scales = keptScales;
+    vectors = keptVectors;
+  }
 
   const vocab = Buffer.from(words.join('\n'), 'utf8');
   const padding = (4 - ((HEADER_BYTES + vocab.length) % 4)) % 4;

@@ -88,6 +88,16 @@ export class GloveEmbedder implements Embedder {
     return new GloveEmbedder(await loadCompactVectors(file));
   }
 
+  /**
+   * What the model is made of, for exporting it to another runtime (apps/embedder writes it as a
+   * TensorFlow.js model): a text's vector is the sum over its known words of
+   * weights[rank] * scales[rank] * vectors[rank], minus its component along `common`, normalised.
+   * The arrays are the model's own: read them, do not change them.
+   */
+  parameters(): { table: CompactVectors; weights: Float32Array; common: Float32Array } {
+    return { table: this.table, weights: this.weights, common: this.common };
+  }
+
   /** Whether the vocabulary has the word (lower case). */
   knows(word: string): boolean {
     return this.table.ranks.has(word);

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file trove/vectorize/v1/tracer.proto.
  */
 export const file_trove_vectorize_v1_tracer: GenFile = /*@__PURE__*/
-  fileDesc("Ch90cm92ZS92ZWN0b3JpemUvdjEvdHJhY2VyLnByb3RvEhJ0cm92ZS52ZWN0b3JpemUudjEihAUKDFRyYWNlT3B0aW9ucxITCgZlbmdpbmUYASABKAlIAIgBARITCgZwcmVzZXQYAiABKAlIAYgBARIUCgdwcm9maWxlGAMgASgJSAKIAQESFwoKY29sb3JfbW9kZRgEIAEoCUgDiAEBEhkKDGhpZXJhcmNoaWNhbBgFIAEoCUgEiAEBEhoKDXBhdGhfc2ltcGxpZnkYBiABKAlIBYgBARIcCg9jb2xvcl9wcmVjaXNpb24YByABKA1IBogBARIbCg5maWx0ZXJfc3BlY2tsZRgIIAEoDUgHiAEBEh0KEGxheWVyX2RpZmZlcmVuY2UYCSABKA1ICIgBARIdChBjb3JuZXJfdGhyZXNob2xkGAogASgNSAmIAQESHQoQbGVuZ3RoX3RocmVzaG9sZBgLIAEoAUgKiAEBEhsKDm1heF9pdGVyYXRpb25zGAwgASgNSAuIAQESHQoQc3BsaWNlX3RocmVzaG9sZBgNIAEoDUgMiAEBEhsKDnBhdGhfcHJlY2lzaW9uGA4gASgNSA2IAQFCCQoHX2VuZ2luZUIJCgdfcHJlc2V0QgoKCF9wcm9maWxlQg0KC19jb2xvcl9tb2RlQg8KDV9oaWVyYXJjaGljYWxCEAoOX3BhdGhfc2ltcGxpZnlCEgoQX2NvbG9yX3ByZWNpc2lvbkIRCg9fZmlsdGVyX3NwZWNrbGVCEwoRX2xheWVyX2RpZmZlcmVuY2VCEwoRX2Nvcm5lcl90aHJlc2hvbGRCEwoRX2xlbmd0aF90aHJlc2hvbGRCEQoPX21heF9pdGVyYXRpb25zQhMKEV9zcGxpY2VfdGhyZXNob2xkQhEKD19wYXRoX3ByZWNpc2lvbiKkAQoMVHJhY2VSZXF1ZXN0Eg0KBXdpZHRoGAEgASgNEg4KBmhlaWdodBgCIAEoDRIMCgRyZ2JhGAMgASgMEjEKB29wdGlvbnMYBCABKAsyIC50cm92ZS52ZWN0b3JpemUudjEuVHJhY2VPcHRpb25zEjQKCGRvY3VtZW50GAUgASgOMiIudHJvdmUudmVjdG9yaXplLnYxLkRvY3VtZW50Rm9ybWF0IlIKC1BhY2tlZFBhdGhzEg4KBmNvbG9ycxgBIAEoDBIWCg5jb21tYW5kX2NvdW50cxgCIAMoDRILCgNvcHMYAyABKAwSDgoGY29vcmRzGAQgAygBIqYBCg1UcmFjZVJlc3BvbnNlEgsKA3N2ZxgBIAEoCRINCgV3aWR0aBgCIAEoDRIOCgZoZWlnaHQYAyABKA0SEwoLZW5naW5lX3VzZWQYBCABKAkSEgoKcGF0aF9jb3VudBgFIAEoDRIuCgVwYXRocxgGIAEoCzIfLnRyb3ZlLnZlY3Rvcml6ZS52MS5QYWNrZWRQYXRocxIQCghkb2N1bWVudBgHIAEoDCJVCg9PcHRpbWl6ZVJlcXVlc3QSCwoDc3ZnGAEgASgJEg4KBnByZXNldBgCIAEoCRIRCgltdWx0aXBhc3MYAyABKAgSEgoKaXRlcmF0aW9ucxgEIAEoDSIfChBPcHRpbWl6ZVJlc3BvbnNlEgsKA3N2ZxgBIAEoCSIUChJHZXRDYXBhY2l0eVJlcXVlc3QiXwoTR2V0Q2FwYWNpdHlSZXNwb25zZRIPCgd0aHJlYWRzGAEgASgNEhQKDHF1ZXVlX2xlbmd0aBgCIAEoDRIRCglpbl9mbGlnaHQYAyABKA0SDgoGcXVldWVkGAQgASgNKmMKDkRvY3VtZW50Rm9ybWF0Eh8KG0RPQ1VNRU5UX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhcKE0RPQ1VNRU5UX0ZPUk1BVF9QREYQARIXChNET0NVTUVOVF9GT1JNQVRfRVBTEAIylAIKDVRyYWNlclNlcnZpY2USTAoFVHJhY2USIC50cm92ZS52ZWN0b3JpemUudjEuVHJhY2VSZXF1ZXN0GiEudHJvdmUudmVjdG9yaXplLnYxLlRyYWNlUmVzcG9uc2USVQoIT3B0aW1pemUSIy50cm92ZS52ZWN0b3JpemUudjEuT3B0aW1pemVSZXF1ZXN0GiQudHJvdmUudmVjdG9yaXplLnYxLk9wdGltaXplUmVzcG9uc2USXgoLR2V0Q2FwYWNpdHkSJi50cm92ZS52ZWN0b3JpemUudjEuR2V0Q2FwYWNpdHlSZXF1ZXN0GicudHJvdmUudmVjdG9yaXplLnYxLkdldENhcGFjaXR5UmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch90cm92ZS92ZWN0b3JpemUvdjEvdHJhY2VyLnByb3RvEhJ0cm92ZS52ZWN0b3JpemUudjEihAUKDFRyYWNlT3B0aW9ucxITCgZlbmdpbmUYASABKAlIAIgBARITCgZwcmVzZXQYAiABKAlIAYgBARIUCgdwcm9maWxlGAMgASgJSAKIAQESFwoKY29sb3JfbW9kZRgEIAEoCUgDiAEBEhkKDGhpZXJhcmNoaWNhbBgFIAEoCUgEiAEBEhoKDXBhdGhfc2ltcGxpZnkYBiABKAlIBYgBARIcCg9jb2xvcl9wcmVjaXNpb24YByABKA1IBogBARIbCg5maWx0ZXJfc3BlY2tsZRgIIAEoDUgHiAEBEh0KEGxheWVyX2RpZmZlcmVuY2UYCSABKA1ICIgBARIdChBjb3JuZXJfdGhyZXNob2xkGAogASgNSAmIAQESHQoQbGVuZ3RoX3RocmVzaG9sZBgLIAEoAUgKiAEBEhsKDm1heF9pdGVyYXRpb25zGAwgASgNSAuIAQESHQoQc3BsaWNlX3RocmVzaG9sZBgNIAEoDUgMiAEBEhsKDnBhdGhfcHJlY2lzaW9uGA4gASgNSA2IAQFCCQoHX2VuZ2luZUIJCgdfcHJlc2V0QgoKCF9wcm9maWxlQg0KC19jb2xvcl9tb2RlQg8KDV9oaWVyYXJjaGljYWxCEAoOX3BhdGhfc2ltcGxpZnlCEgoQX2NvbG9yX3ByZWNpc2lvbkIRCg9fZmlsdGVyX3NwZWNrbGVCEwoRX2xheWVyX2RpZmZlcmVuY2VCEwoRX2Nvcm5lcl90aHJlc2hvbGRCEwoRX2xlbmd0aF90aHJlc2hvbGRCEQoPX21heF9pdGVyYXRpb25zQhMKEV9zcGxpY2VfdGhyZXNob2xkQhEKD19wYXRoX3ByZWNpc2lvbiLzAQoMVHJhY2VSZXF1ZXN0Eg0KBXdpZHRoGAEgASgNEg4KBmhlaWdodBgCIAEoDRIMCgRyZ2JhGAMgASgMEjEKB29wdGlvbnMYBCABKAsyIC50cm92ZS52ZWN0b3JpemUudjEuVHJhY2VPcHRpb25zEjQKCGRvY3VtZW50GAUgASgOMiIudHJvdmUudmVjdG9yaXplLnYxLkRvY3VtZW50Rm9ybWF0EjYKCG9wdGltaXplGAYgASgLMiQudHJvdmUudmVjdG9yaXplLnYxLk9wdGltaXplU2V0dGluZ3MSFQoNaW5jbHVkZV9wYXRocxgHIAEoCCJJChBPcHRpbWl6ZVNldHRpbmdzEg4KBnByZXNldBgBIAEoCRIRCgltdWx0aXBhc3MYAiABKAgSEgoKaXRlcmF0aW9ucxgDIAEoDSJSCgtQYWNrZWRQYXRocxIOCgZjb2xvcnMYASABKAwSFgoOY29tbWFuZF9jb3VudHMYAiADKA0SCwoDb3BzGAMgASgMEg4KBmNvb3JkcxgEIAMoASKmAQoNVHJhY2VSZXNwb25zZRILCgNzdmcYASABKAkSDQoFd2lkdGgYAiABKA0SDgoGaGVpZ2h0GAMgASgNEhMKC2VuZ2luZV91c2VkGAQgASgJEhIKCnBhdGhfY291bnQYBSABKA0SLgoFcGF0aHMYBiABKAsyHy50cm92ZS52ZWN0b3JpemUudjEuUGFja2VkUGF0aHMSEAoIZG9jdW1lbnQYByABKAwiVQoPT3B0aW1pemVSZXF1ZXN0EgsKA3N2ZxgBIAEoCRIOCgZwcmVzZXQYAiABKAkSEQoJbXVsdGlwYXNzGAMgASgIEhIKCml0ZXJhdGlvbnMYBCABKA0iHwoQT3B0aW1pemVSZXNwb25zZRILCgNzdmcYASABKAkiFAoSR2V0Q2FwYWNpdHlSZXF1ZXN0InwKE0dldENhcGFjaXR5UmVzcG9uc2USDwoHdGhyZWFkcxgBIAEoDRIUCgxxdWV1ZV9sZW5ndGgYAiABKA0SEQoJaW5fZmxpZ2h0GAMgASgNEg4KBnF1ZXVlZBgEIAEoDRIbChNhdmVyYWdlX2pvYl9zZWNvbmRzGAUgASgBKmMKDkRvY3VtZW50Rm9ybWF0Eh8KG0RPQ1VNRU5UX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhcKE0RPQ1VNRU5UX0ZPUk1BVF9QREYQARIXChNET0NVTUVOVF9GT1JNQVRfRVBTEAIylAIKDVRyYWNlclNlcnZpY2USTAoFVHJhY2USIC50cm92ZS52ZWN0b3JpemUudjEuVHJhY2VSZXF1ZXN0GiEudHJvdmUudmVjdG9yaXplLnYxLlRyYWNlUmVzcG9uc2USVQoIT3B0aW1pemUSIy50cm92ZS52ZWN0b3JpemUudjEuT3B0aW1pemVSZXF1ZXN0GiQudHJvdmUudmVjdG9yaXplLnYxLk9wdGltaXplUmVzcG9uc2USXgoLR2V0Q2FwYWNpdHkSJi50cm92ZS52ZWN0b3JpemUudjEuR2V0Q2FwYWNpdHlSZXF1ZXN0GicudHJvdmUudmVjdG9yaXplLnYxLkdldENhcGFjaXR5UmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * Tracing options as the vectorize-api spec names its form fields; unset fields take the
@@ -129,6 +129,22 @@ export type TraceRequest = Message<"trove.vectorize.v1.TraceRequest"> & {
    * @generated from field: trove.vectorize.v1.DocumentFormat document = 5;
    */
   document: DocumentFormat;
+
+  /**
+   * Runs the SVG optimiser on the traced SVG before answering, in the same job (one queue wait and
+   * one round trip instead of Trace then Optimize); unset answers the tracer's SVG as it is.
+   *
+   * @generated from field: trove.vectorize.v1.OptimizeSettings optimize = 6;
+   */
+  optimize?: OptimizeSettings | undefined;
+
+  /**
+   * Also answer the path list in `paths`. Off by default: the documents are written here, and a
+   * photo's list is several megabytes that the caller rarely needs.
+   *
+   * @generated from field: bool include_paths = 7;
+   */
+  includePaths: boolean;
 };
 
 /**
@@ -137,6 +153,39 @@ export type TraceRequest = Message<"trove.vectorize.v1.TraceRequest"> & {
  */
 export const TraceRequestSchema: GenMessage<TraceRequest> = /*@__PURE__*/
   messageDesc(file_trove_vectorize_v1_tracer, 1);
+
+/**
+ * How to optimise an SVG, as the optimize form fields of the vectorize-api spec name them.
+ *
+ * @generated from message trove.vectorize.v1.OptimizeSettings
+ */
+export type OptimizeSettings = Message<"trove.vectorize.v1.OptimizeSettings"> & {
+  /**
+   * "default", "safe" or "none".
+   *
+   * @generated from field: string preset = 1;
+   */
+  preset: string;
+
+  /**
+   * @generated from field: bool multipass = 2;
+   */
+  multipass: boolean;
+
+  /**
+   * Most passes when multipass is on.
+   *
+   * @generated from field: uint32 iterations = 3;
+   */
+  iterations: number;
+};
+
+/**
+ * Describes the message trove.vectorize.v1.OptimizeSettings.
+ * Use `create(OptimizeSettingsSchema)` to create a new message.
+ */
+export const OptimizeSettingsSchema: GenMessage<OptimizeSettings> = /*@__PURE__*/
+  messageDesc(file_trove_vectorize_v1_tracer, 2);
 
 /**
  * The path list in flat arrays, as the PDF and EPS writers read it.
@@ -178,7 +227,7 @@ export type PackedPaths = Message<"trove.vectorize.v1.PackedPaths"> & {
  * Use `create(PackedPathsSchema)` to create a new message.
  */
 export const PackedPathsSchema: GenMessage<PackedPaths> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 2);
+  messageDesc(file_trove_vectorize_v1_tracer, 3);
 
 /**
  * @generated from message trove.vectorize.v1.TraceResponse
@@ -212,6 +261,8 @@ export type TraceResponse = Message<"trove.vectorize.v1.TraceResponse"> & {
   pathCount: number;
 
   /**
+   * Set only when the request asked for it (include_paths).
+   *
    * @generated from field: trove.vectorize.v1.PackedPaths paths = 6;
    */
   paths?: PackedPaths | undefined;
@@ -229,7 +280,7 @@ export type TraceResponse = Message<"trove.vectorize.v1.TraceResponse"> & {
  * Use `create(TraceResponseSchema)` to create a new message.
  */
 export const TraceResponseSchema: GenMessage<TraceResponse> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 3);
+  messageDesc(file_trove_vectorize_v1_tracer, 4);
 
 /**
  * @generated from message trove.vectorize.v1.OptimizeRequest
@@ -265,7 +316,7 @@ export type OptimizeRequest = Message<"trove.vectorize.v1.OptimizeRequest"> & {
  * Use `create(OptimizeRequestSchema)` to create a new message.
  */
 export const OptimizeRequestSchema: GenMessage<OptimizeRequest> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 4);
+  messageDesc(file_trove_vectorize_v1_tracer, 5);
 
 /**
  * @generated from message trove.vectorize.v1.OptimizeResponse
@@ -282,7 +333,7 @@ export type OptimizeResponse = Message<"trove.vectorize.v1.OptimizeResponse"> & 
  * Use `create(OptimizeResponseSchema)` to create a new message.
  */
 export const OptimizeResponseSchema: GenMessage<OptimizeResponse> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 5);
+  messageDesc(file_trove_vectorize_v1_tracer, 6);
 
 /**
  * @generated from message trove.vectorize.v1.GetCapacityRequest
@@ -295,7 +346,7 @@ export type GetCapacityRequest = Message<"trove.vectorize.v1.GetCapacityRequest"
  * Use `create(GetCapacityRequestSchema)` to create a new message.
  */
 export const GetCapacityRequestSchema: GenMessage<GetCapacityRequest> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 6);
+  messageDesc(file_trove_vectorize_v1_tracer, 7);
 
 /**
  * @generated from message trove.vectorize.v1.GetCapacityResponse
@@ -328,6 +379,13 @@ export type GetCapacityResponse = Message<"trove.vectorize.v1.GetCapacityRespons
    * @generated from field: uint32 queued = 4;
    */
   queued: number;
+
+  /**
+   * Recent mean time of one job on a thread, for callers that estimate when to retry.
+   *
+   * @generated from field: double average_job_seconds = 5;
+   */
+  averageJobSeconds: number;
 };
 
 /**
@@ -335,7 +393,7 @@ export type GetCapacityResponse = Message<"trove.vectorize.v1.GetCapacityRespons
  * Use `create(GetCapacityResponseSchema)` to create a new message.
  */
 export const GetCapacityResponseSchema: GenMessage<GetCapacityResponse> = /*@__PURE__*/
-  messageDesc(file_trove_vectorize_v1_tracer, 7);
+  messageDesc(file_trove_vectorize_v1_tracer, 8);
 
 /**
  * @generated from enum trove.vectorize.v1.DocumentFormat

@@ -4,14 +4,20 @@ import PDFDocument from 'pdfkit';
 /**
  * One page the size of the image, each path filled with its colour and opacity (non-zero rule).
  * pdfkit's page space has the origin top left with y down, like the path list, so no flip here.
+ *
+ * The file is a function of the paths alone: the same image and options give the same bytes
+ * wherever and whenever they are traced (in process or on a vectorizer-worker, now or in a retry).
+ * pdfkit would stamp the time of writing as CreationDate and derive the file ID from it; the ID is
+ * derived from a fixed date instead and no creation date is written (the entry is optional).
  */
 export function writePdf(width: number, height: number, paths: VectorPath[]): Promise<Buffer> {
   const doc = new PDFDocument({
     size: [width, height],
     margin: 0,
     compress: true,
-    info: { Producer: 'trove vectorize-api' },
+    info: { Producer: 'trove vectorize-api', CreationDate: new Date(0) },
   });
+  delete (doc.info as { CreationDate?: Date }).CreationDate;
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
