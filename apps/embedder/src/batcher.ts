@@ -13,6 +13,8 @@ interface Job {
   enqueuedAt: number;
   resolve: (vectors: Float32Array[]) => void;
   reject: (err: unknown) => void;
+  /** Stops listening for the call's cancellation once its batch has started. */
+  detach: () => void;
 }
 
 export interface BatcherOptions {
@@ -29,8 +31,8 @@ export interface BatcherOptions {
 
 /**
  * Dynamic batching: calls that arrive within a short window run as one batch on the model, one batch
- * at a time. Work of a call that was cancelled or whose deadline passed while it waited is dropped
- * before it runs.
+ * at a time. A call cancelled or past its deadline while it waits leaves the queue at once: its
+ * work never runs and its place is free for another call.
  */
 export class DynamicBatcher {
   private readonly queue: Job[] = [];
@@ -53,10 +55,39 @@ export class DynamicBatcher {
       );
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ texts, signal, enqueuedAt: performance.now(), resolve, reject });
+      if (signal?.aborted) {
+        this.options.observer?.dropped(1);
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => this.withdraw(job);
+      const job: Job = {
+        texts,
+        signal,
+        enqueuedAt: performance.now(),
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
       this.queuedTexts += texts.length;
       this.schedule();
     });
+  }
+
+  /** Takes a cancelled or expired call out of the queue before its batch runs. */
+  private withdraw(job: Job): void {
+    const at = this.queue.indexOf(job);
+    if (at < 0) return;
+    this.queue.splice(at, 1);
+    this.queuedTexts -= job.texts.length;
+    this.options.observer?.dropped(1);
+    job.reject(job.signal?.reason);
+    if (this.queue.length === 0 && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
   }
 
   /** afterBatch: calls queued while the model was busy have waited already, so they run at once. */
@@ -86,6 +117,7 @@ export class DynamicBatcher {
       if (jobs.length > 0 && texts + job.texts.length > this.options.maxBatch) break;
       this.queue.shift();
       this.queuedTexts -= job.texts.length;
+      job.detach();
       if (job.signal?.aborted) {
         dropped++;
         job.reject(job.signal.reason);

@@ -8,8 +8,19 @@ import { readConfig } from './config.ts';
 import { embedderHandlers, embedderMetrics, type LoadedModel } from './embedder-service.ts';
 import { SERVICE, VERSION } from './meta.ts';
 
-let loading: Promise<unknown> = Promise.resolve();
-let log: Logger | undefined;
+/** Set once the ports are open: a model that fails to load drains through it before exiting. */
+let stopService: (() => Promise<boolean>) | undefined;
+
+/**
+ * A model that cannot load (missing files, TFJS_DEVICE=webgpu without a GPU) stops the process: an
+ * orchestrator then shows the reason and restarts it, where staying up unready would hide it.
+ */
+async function refuseToStart(logger: Logger, err: Error): Promise<never> {
+  logger.fatal({ err }, `the model could not be loaded: ${err.message}`);
+  await stopService?.().catch(() => {});
+  logger.flush();
+  process.exit(1);
+}
 
 const running = await runGrpcService({
   service: SERVICE,
@@ -18,7 +29,6 @@ const running = await runGrpcService({
   maxRequestBytes: (config) => config.MAX_MESSAGE_BYTES,
   protoFiles: { root: PROTO_ROOT, files: [EMBEDDER_PROTO] },
   build: async (config, logger, { grpc, readiness, http }) => {
-    log = logger;
     const metrics = embedderMetrics(http.metricsRegistry);
     let loaded: LoadedModel | undefined;
     grpc.addService(
@@ -30,32 +40,36 @@ const running = await runGrpcService({
     });
     // Loaded after the ports open, so that /livez answers and /readyz says "loading" meanwhile.
     const started = performance.now();
-    loading = openServedModel(config, logger).then(async (backend) => {
-      await backend.embed(['warm up the model before the first call']);
-      const batcher = new DynamicBatcher({
-        run: (texts) => backend.embed(texts),
-        windowMs: config.BATCH_WINDOW_MS,
-        maxBatch: config.MAX_BATCH,
-        queueLength: config.QUEUE_LENGTH,
-        observer: metrics,
-      });
-      loaded = { backend, batcher };
-      const seconds = (performance.now() - started) / 1000;
-      metrics.loadSeconds.set(seconds);
-      logger.info(
-        { model: backend.model, dimensions: backend.dimensions, backend: backend.backend, device: backend.device, seconds },
-        'model loaded',
-      );
-    });
-    return { close: async () => (await loaded?.backend.close?.()) ?? undefined };
+    openServedModel(config, logger)
+      .then(async (backend) => {
+        await backend.embed(['warm up the model before the first call']);
+        const batcher = new DynamicBatcher({
+          run: (texts) => backend.embed(texts),
+          windowMs: config.BATCH_WINDOW_MS,
+          maxBatch: config.MAX_BATCH,
+          queueLength: config.QUEUE_LENGTH,
+          observer: metrics,
+        });
+        loaded = { backend, batcher };
+        const seconds = (performance.now() - started) / 1000;
+        metrics.loadSeconds.set(seconds);
+        logger.info(
+          {
+            model: backend.model,
+            dimensions: backend.dimensions,
+            backend: backend.backend,
+            device: backend.device,
+            seconds,
+          },
+          'model loaded',
+        );
+      })
+      .catch((err: Error) => refuseToStart(logger, err));
+    return {
+      close: async () => {
+        await loaded?.backend.close?.();
+      },
+    };
   },
 });
-
-// A model that cannot load (missing files, TFJS_DEVICE=webgpu without a GPU) stops the process:
-// an orchestrator then shows the reason and restarts it, where staying up unready would hide it.
-loading.catch(async (err: Error) => {
-  log?.fatal({ err }, `the model could not be loaded: ${err.message}`);
-  await running.stop().catch(() => {});
-  log?.flush();
-  process.exit(1);
-});
+stopService = running.stop;

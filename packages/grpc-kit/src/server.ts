@@ -2,7 +2,7 @@ import type { DescMessage, DescMethod, MessageInitShape, MessageShape } from '@b
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { context } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger, Registry } from '@trove/service-kit';
 import { Counter, Histogram } from '@trove/service-kit';
 import { HealthImplementation } from 'grpc-health-check';
@@ -43,6 +43,8 @@ export interface GrpcServerOptions {
 }
 
 const HANDLING_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+// A no-op until the process shell starts OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT).
+const tracer = trace.getTracer('@trove/grpc-kit');
 
 /**
  * A grpc-js server for protobuf-es services, with the standard grpc.health.v1 service, server
@@ -147,11 +149,27 @@ export class GrpcServer {
     return (call, callback) => {
       const started = performance.now();
       this.inFlightCalls++;
+      // One server span per call, a child of the caller's span when its metadata carries traceparent.
+      const parent = incomingContext(call.metadata);
+      const span = tracer.startSpan(
+        `${labels.grpc_service}/${labels.grpc_method}`,
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'rpc.system': 'grpc', 'rpc.service': labels.grpc_service, 'rpc.method': labels.grpc_method },
+        },
+        parent,
+      );
       const requestId = incomingRequestId(call.metadata);
       const log = this.options.logger.child({ requestId, grpcMethod: method.name });
       const aborter = new AbortController();
       const deadline = callDeadline(call.getDeadline());
-      const onCancel = () => aborter.abort(new GrpcError(grpc.status.CANCELLED, 'the caller cancelled the call'));
+      // grpc-js ends a call at its deadline itself, which also reads as "cancelled": name the cause.
+      const onCancel = () =>
+        aborter.abort(
+          deadline !== undefined && Date.now() >= deadline
+            ? new GrpcError(grpc.status.DEADLINE_EXCEEDED, 'the deadline passed')
+            : new GrpcError(grpc.status.CANCELLED, 'the caller cancelled the call'),
+        );
       call.once('cancelled', onCancel);
       const deadlineTimer =
         deadline === undefined
@@ -170,6 +188,9 @@ export class GrpcServer {
         this.inFlightCalls--;
         this.handled.labels({ ...labels, grpc_code: statusName(code) }).inc();
         timer.observe((performance.now() - started) / 1000);
+        span.setAttribute('rpc.grpc.status_code', code);
+        if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: `${statusName(code)}: ${error.message}` });
+        span.end();
         if (error) callback({ code, details: error.message } as grpc.ServiceError);
         else callback(null, response);
       };
@@ -188,7 +209,7 @@ export class GrpcServer {
         log,
       };
       context
-        .with(incomingContext(call.metadata), () => handler(request as never, callContext))
+        .with(trace.setSpan(parent, span), () => handler(request as never, callContext))
         .then(
           (response) => finish(grpc.status.OK, null, response),
           (err: unknown) => {
