@@ -10,6 +10,7 @@ import { configSchema as embedderSchema } from '../apps/embedder/src/config.ts';
 import { configSchema as errorsSchema } from '../apps/errors-api/src/config.ts';
 import { configSchema as memorySchema } from '../apps/memory-api/src/config.ts';
 import { configSchema as vectorizeSchema } from '../apps/vectorize-api/src/config.ts';
+import { configSchema as vectorizerWorkerSchema } from '../apps/vectorizer-worker/src/config.ts';
 import { ROOT } from './prisma-tools.ts';
 
 export const SCHEMAS: Record<string, EnvSchema> = {
@@ -17,10 +18,14 @@ export const SCHEMAS: Record<string, EnvSchema> = {
   'vectorize-api': vectorizeSchema,
   'errors-api': errorsSchema,
   embedder: embedderSchema,
+  'vectorizer-worker': vectorizerWorkerSchema,
 };
 
 /** Apps whose table lives in their own README rather than the repository's. */
-const OWN_README: Record<string, string> = { embedder: 'apps/embedder/README.md' };
+const OWN_README: Record<string, string> = {
+  embedder: 'apps/embedder/README.md',
+  'vectorizer-worker': 'apps/vectorizer-worker/README.md',
+};
 
 /** The files as they should be: path -> content. */
 export async function expectedDocs(): Promise<Map<string, string>> {

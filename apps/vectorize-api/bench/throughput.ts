@@ -15,11 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger } from '@trove/service-kit';
+import { optimizeSvg } from '@trove/tracer';
 import { type RgbaImage, vectorize } from '@trove/vectorize';
 import sharp from 'sharp';
 import { buildVectorizeApp } from '../src/app.ts';
 import { readConfig, traceWorkerCount } from '../src/config.ts';
-import { optimizeSvg } from '../src/output/optimize-svg.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);

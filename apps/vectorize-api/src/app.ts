@@ -2,48 +2,69 @@ import multipart from '@fastify/multipart';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { traceWorkerCount, type VectorizeConfig } from './config.ts';
+import type { VectorizeConfig } from './config.ts';
 import { SERVICE } from './meta.ts';
 import { registerOpenApi } from './openapi.ts';
 import { RequestStats } from './request-stats.ts';
-import { healthRoutes } from './routes/health/index.ts';
+import { healthRoutes, tracingReport } from './routes/health/index.ts';
 import { countWorkRequests, metricsRoutes } from './routes/metrics/index.ts';
 import { optimizeRoutes } from './routes/optimize/index.ts';
 import { vectorizeRoutes } from './routes/vectorize/index.ts';
-import { registerPoolMetrics } from './tracing/pool-metrics.ts';
-import type { Tracer } from './tracing/tracer.ts';
-import { WorkerPool } from './tracing/worker-pool.ts';
+import { createTracer, type Tracer } from './tracing/tracer.ts';
 
 export interface VectorizeAppOptions {
   config: VectorizeConfig;
-  /** Where traces run; defaults to a worker pool sized from the config. Closed with the app. */
+  /**
+   * Where traces run; by default what the config asks for (vectorizer-worker servers with
+   * VECTORIZER_WORKER_URL, else a worker pool in this process). Closed with the app.
+   */
   tracer?: Tracer;
 }
 
-/** vectorize-api as a Fastify plugin. It keeps no data, so it has no dependencies to check. */
+/**
+ * vectorize-api as a Fastify plugin. It keeps no data; its one dependency is where tracing runs,
+ * reported by /readyz (degraded, never unready: without workers it still answers health checks
+ * and refuses bad input, and traces get a 503 with Retry-After) and by /v1/health.
+ */
 export const vectorizeApp = fp<VectorizeAppOptions>(
   async (app, { config, tracer: given }) => {
-    const tracer = given ?? new WorkerPool({ size: traceWorkerCount(config), queueLength: config.TRACE_QUEUE_LENGTH });
+    await app.register(serviceKit, { service: SERVICE });
+    const tracer = given ?? (await createTracer(config, app.metricsRegistry, app.log));
     app.addHook('onClose', async () => tracer.close());
+    app.readiness.add('tracer', async () => tracingReady(tracer), {
+      required: false,
+      details: () => tracingReport(tracer.status()),
+    });
     const stats = new RequestStats();
 
-    await app.register(serviceKit, { service: SERVICE });
-    if (tracer instanceof WorkerPool) registerPoolMetrics(app.metricsRegistry, tracer);
     await registerOpenApi(app);
     // Files are read into memory only (never spooled to disk); the per-route limits are set where parts are read.
     await app.register(multipart, { limits: { fileSize: config.MAX_UPLOAD_BYTES, files: 1 } });
     countWorkRequests(app, stats);
-    await app.register(healthRoutes);
+    await app.register(healthRoutes, { tracer });
     await app.register(metricsRoutes, { stats });
     await app.register(vectorizeRoutes, {
       tracer,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
       maxImagePixels: config.MAX_IMAGE_PIXELS,
+      timeoutMs: config.TRACE_TIMEOUT_MS,
     });
-    await app.register(optimizeRoutes, { tracer, maxUploadBytes: config.MAX_UPLOAD_BYTES });
+    await app.register(optimizeRoutes, {
+      tracer,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      timeoutMs: config.TRACE_TIMEOUT_MS,
+    });
   },
   { name: SERVICE },
 );
+
+/** For /readyz: some worker answered its last capacity poll (always true in process). */
+function tracingReady(tracer: Tracer): void {
+  const { servers } = tracer.status();
+  if (servers && servers.reachable === 0) {
+    throw new Error(`none of the ${servers.total} vectorizer-worker servers answered the last capacity poll`);
+  }
+}
 
 export async function buildVectorizeApp(config: VectorizeConfig, logger: Logger): Promise<FastifyInstance> {
   const server = createServer({ logger });

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type ConfigOf, env, loadConfig, serverEnv } from '@trove/service-kit';
+import { TARGET_PATTERN } from '@trove/tracer';
 
 /** Every environment variable vectorize-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
@@ -17,15 +18,29 @@ export const configSchema = {
     min: 1,
     max: 268_402_689,
   }),
+  VECTORIZER_WORKER_URL: env.optionalString({
+    description:
+      'gRPC target of vectorizer-worker, e.g. `dns:///vectorizer-worker:50052` (every address the name resolves to, round robin, resolved again every 2 s) or a comma-separated list of host:port; unset traces in this process on TRACE_WORKERS threads',
+    pattern: TARGET_PATTERN,
+    hint: 'dns:///host:port, host:port, or a comma-separated list of them',
+  }),
+  TRACE_TIMEOUT_MS: env.int({
+    description:
+      "Longest a request's tracing or optimisation may take, counted from the request's arrival (upload and queue included); then the job is stopped and the request answered 503",
+    default: 120_000,
+    min: 100,
+    max: 3_600_000,
+  }),
   TRACE_WORKERS: env.int({
-    description: 'Tracing worker threads; 0 means one per CPU core less one (at least one)',
+    description:
+      'Tracing worker threads in this process (without VECTORIZER_WORKER_URL); 0 means one per CPU core less one (at least one)',
     default: 0,
     min: 0,
     max: 256,
   }),
   TRACE_QUEUE_LENGTH: env.int({
     description:
-      'Tracing jobs allowed to wait for a free worker; when the queue is full, requests get 503 with Retry-After',
+      'Tracing jobs allowed to wait for a free thread in this process (without VECTORIZER_WORKER_URL); when the queue is full, requests get 503 with Retry-After',
     default: 16,
     min: 0,
     max: 10_000,

@@ -12,8 +12,13 @@ describe('vectorize-api service endpoints', () => {
   it('answers /v1/health with status and version, and serves Prometheus metrics', async () => {
     const health = await app.inject('/v1/health');
     expect(health.statusCode).toBe(200);
-    expect(health.json()).toEqual({ status: 'ok', version: '0.1.0' });
-    expect((await app.inject('/readyz')).json()).toEqual({ status: 'ready', checks: {} });
+    const tracing = { mode: 'in-process', threads: 1, queue_length: 16, busy: 0, queued: 0, spare_capacity: 17 };
+    expect(health.json()).toEqual({ status: 'ok', version: '0.1.0', tracing });
+    expect((await app.inject('/readyz')).json()).toEqual({
+      status: 'ready',
+      checks: { tracer: 'ok' },
+      details: { tracer: tracing },
+    });
     const metrics = await app.inject('/metrics');
     expect(metrics.body).toContain('route="/v1/health",status_code="200",service="vectorize-api"} 1');
     expect(metrics.body).toMatch(/^vectorize_pool_workers\{service="vectorize-api"\} 1$/m);

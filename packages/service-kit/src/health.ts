@@ -26,18 +26,32 @@ async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
  */
 export class Readiness {
   private readonly checks = new Map<string, { check: ReadinessCheck; required: boolean }>();
+  private readonly detailSources = new Map<string, () => Record<string, unknown>>();
   private draining = false;
 
-  /** A check that is not required is reported as `degraded` when it fails, and the app stays ready. */
-  add(name: string, check: ReadinessCheck, { required = true }: { required?: boolean } = {}): void {
+  /**
+   * A check that is not required is reported as `degraded` when it fails, and the app stays ready.
+   * `details` adds figures under `details.<name>` of the report (counts, never hosts or secrets:
+   * /readyz is unauthenticated).
+   */
+  add(
+    name: string,
+    check: ReadinessCheck,
+    { required = true, details }: { required?: boolean; details?: () => Record<string, unknown> } = {},
+  ): void {
     this.checks.set(name, { check, required });
+    if (details) this.detailSources.set(name, details);
   }
 
   startDraining(): void {
     this.draining = true;
   }
 
-  async report(log: FastifyBaseLogger): Promise<{ ready: boolean; checks: Record<string, string> }> {
+  async report(log: FastifyBaseLogger): Promise<{
+    ready: boolean;
+    checks: Record<string, string>;
+    details?: Record<string, Record<string, unknown>>;
+  }> {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, { check, required }]) => {
         try {
@@ -53,7 +67,9 @@ export class Readiness {
     const checks: Record<string, string> = Object.fromEntries(entries);
     if (this.draining) checks.shutdown = 'draining';
     const ready = !this.draining && entries.every(([, state]) => state !== 'failed');
-    return { ready, checks };
+    if (this.detailSources.size === 0) return { ready, checks };
+    const details = Object.fromEntries([...this.detailSources].map(([name, read]) => [name, read()]));
+    return { ready, checks, details };
   }
 }
 
@@ -61,7 +77,9 @@ export class Readiness {
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/readyz', async (request, reply) => {
-    const { ready, checks } = await readiness.report(request.log);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+    const { ready, checks, details } = await readiness.report(request.log);
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not ready', checks, ...(details && { details }) });
   });
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { vectorize } from '@trove/vectorize';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
-import { packPaths, unpackPaths } from '../src/tracing/packed-paths.ts';
+import { packPaths, unpackPaths } from '../src/packed-paths.ts';
 
 it('packing a traced path list into typed arrays and back gives the same paths', async () => {
   const png = readFileSync(new URL('../../../packages/vectorize/fixtures/badge-translucent-160.png', import.meta.url));

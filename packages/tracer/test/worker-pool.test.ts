@@ -1,119 +1,128 @@
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { RgbaImage } from '@trove/vectorize';
+import { vectorize } from '@trove/vectorize';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { unpackPaths } from '../src/tracing/packed-paths.ts';
-import { TracerBusyError } from '../src/tracing/tracer.ts';
-import { WorkerPool } from '../src/tracing/worker-pool.ts';
-import { buildApp, encode, flatTestImage, multipart, postForm } from './helpers.ts';
+import { TracerBusyError, TracerInputError, TracerTimeoutError } from '../src/errors.ts';
+import { unpackPaths } from '../src/packed-paths.ts';
+import { WorkerPool } from '../src/pool/worker-pool.ts';
+import { flatImage, noise } from './images.ts';
 
-/** Random colours everywhere: the spline engine needs seconds for this, so a job stays running. */
-function noise(size: number): RgbaImage {
-  const data = new Uint8Array(size * size * 4);
-  let seed = 7;
-  for (let i = 0; i < data.length; i++) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    data[i] = i % 4 === 3 ? 255 : seed >>> 24;
-  }
-  return { width: size, height: size, data };
+// Random colours everywhere: the spline engine needs seconds for this, so a job stays running.
+const slow = noise(600);
+const small = flatImage();
+const pools: WorkerPool[] = [];
+afterEach(async () => {
+  for (const pool of pools.splice(0)) await pool.close();
+});
+
+function pool(size: number, queueLength: number): WorkerPool {
+  const made = new WorkerPool({ size, queueLength });
+  pools.push(made);
+  return made;
 }
 
-const slow = noise(900);
-const small = flatTestImage();
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
+/** A copy with a buffer of its own, as a decoder hands over. */
+const own = (image: RgbaImage): RgbaImage => ({ ...image, data: new Uint8Array(image.data) });
 
 describe('WorkerPool', () => {
   it('traces on a worker thread, refuses work beyond the queue, and cancels queued and running jobs', async () => {
-    const pool = new WorkerPool({ size: 1, queueLength: 1 });
-    closers.push(() => pool.close());
-    const result = await pool.trace(small, {});
+    const workers = pool(1, 1);
+    const result = await workers.trace(small, {}, { includePaths: true });
     expect(result.engineUsed).toBe('pixel-exact');
     expect(result.pathCount).toBe(4);
-    expect(unpackPaths(result.paths).map((path) => path.color)).toContainEqual({ r: 220, g: 30, b: 40, a: 255 });
+    expect(unpackPaths(result.paths ?? expect.fail('no paths')).map((path) => path.color)).toContainEqual({
+      r: 220,
+      g: 30,
+      b: 40,
+      a: 255,
+    });
+    // Without includePaths the list stays in the thread.
+    expect((await workers.trace(small, {})).paths).toBeUndefined();
 
     const running = new AbortController();
     const queued = new AbortController();
-    const first = pool.trace(slow, { engine: 'spline' }, running.signal);
-    const second = pool.trace(slow, { engine: 'spline' }, queued.signal);
-    expect(pool.busy).toBe(1);
-    expect(pool.queued).toBe(1);
-    const refused = await pool.trace(small, {}).catch((error: unknown) => error);
+    const first = workers.trace(slow, { engine: 'spline' }, { signal: running.signal });
+    const second = workers.trace(slow, { engine: 'spline' }, { signal: queued.signal });
+    expect(workers.busy).toBe(1);
+    expect(workers.queued).toBe(1);
+    expect(workers.status()).toMatchObject({ threads: 1, queueLength: 1, busy: 1, queued: 1, spare: 0 });
+    const refused = await workers.trace(small, {}).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TracerBusyError);
     expect((refused as TracerBusyError).retryAfterSeconds).toBeGreaterThan(0);
+    expect(workers.refused).toBe(1);
 
-    expect(pool.refused).toBe(1);
     queued.abort();
     await expect(second).rejects.toMatchObject({ name: 'AbortError' });
-    expect(pool.queued).toBe(0);
+    expect(workers.queued).toBe(0);
     running.abort();
     await expect(first).rejects.toMatchObject({ name: 'AbortError' });
-    expect(pool.busy).toBe(0);
-    expect(pool.cancelled).toBe(2);
+    expect(workers.busy).toBe(0);
+    expect(workers.cancelled).toBe(2);
     // The stopped worker was replaced: the pool still works at full size.
-    expect(pool.size).toBe(1);
-    expect((await pool.trace(small, {})).pathCount).toBe(4);
+    expect(workers.size).toBe(1);
+    expect((await workers.trace(small, {})).pathCount).toBe(4);
   });
 
-  it('passes engine errors back with their name', async () => {
-    const pool = new WorkerPool({ size: 1, queueLength: 0 });
-    closers.push(() => pool.close());
+  it('stops a job at its deadline, queued or running, and says so', async () => {
+    const workers = pool(1, 1);
+    const deadline = Date.now() + 300;
+    const jobs = await Promise.allSettled([
+      workers.trace(slow, { engine: 'spline' }, { deadline }),
+      workers.trace(slow, { engine: 'spline' }, { deadline }),
+    ]);
+    for (const job of jobs) expect((job as PromiseRejectedResult).reason).toBeInstanceOf(TracerTimeoutError);
+    expect(workers.cancelled).toBe(2);
+    expect(workers.busy).toBe(0);
+    await expect(workers.trace(small, {}, { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(TracerTimeoutError);
+    expect((await workers.trace(small, {}, { deadline: Date.now() + 60_000 })).pathCount).toBe(4);
+  });
+
+  it('hands the pixels over when asked, copies them otherwise, and traces the same either way', async () => {
+    const workers = pool(1, 0);
+    const kept = own(small);
+    const copied = await workers.trace(kept, {}, { document: 'eps' });
+    expect(kept.data.byteLength).toBe(small.data.byteLength);
+
+    const handed = own(small);
+    const transferred = await workers.trace(handed, {}, { document: 'eps', transferPixels: true });
+    // Detached: the thread owns the buffer now; nothing was copied.
+    expect(handed.data.byteLength).toBe(0);
+    expect(transferred).toEqual(copied);
+    expect(transferred.svg).toBe(vectorize(small, {}).svg);
+
+    // A view on Node's shared buffer pool cannot move: it is copied, and the job still runs.
+    const pooled = Buffer.from(small.data);
+    const view = { ...small, data: new Uint8Array(pooled.buffer, pooled.byteOffset, pooled.byteLength) };
+    expect((await workers.trace(view, {}, { transferPixels: true })).svg).toBe(copied.svg);
+  });
+
+  it('optimises in the trace job when asked, and writes documents beside it', async () => {
+    const workers = pool(1, 0);
+    const plain = await workers.trace(small, { engine: 'spline' });
+    const settings = { preset: 'default', multipass: false, iterations: 10 } as const;
+    const optimised = await workers.trace(small, { engine: 'spline' }, { optimize: settings });
+    expect(optimised.svg.length).toBeLessThan(plain.svg.length);
+    expect(optimised.svg).toBe(await workers.optimize(plain.svg, settings));
+    const pdf = await workers.trace(small, { engine: 'spline' }, { document: 'pdf' });
+    const again = await workers.trace(small, { engine: 'spline' }, { document: 'pdf' });
+    expect(
+      Buffer.from(pdf.document ?? [])
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    // The same paths give the same file: no time of writing inside.
+    expect(Buffer.from(again.document ?? []).equals(Buffer.from(pdf.document ?? []))).toBe(true);
+  });
+
+  it('passes input errors back worded for the caller, and keeps working', async () => {
+    const workers = pool(1, 0);
     const broken = { width: 4, height: 4, data: new Uint8Array(3) };
-    await expect(pool.trace(broken, {})).rejects.toMatchObject({ name: 'VectorizeInputError' });
-  });
-});
-
-describe('the pool behind HTTP', () => {
-  it('answers 503 with Retry-After when every worker is busy and the queue is full', async () => {
-    const pool = new WorkerPool({ size: 1, queueLength: 0 });
-    const app = await buildApp({}, pool);
-    closers.push(() => app.close());
-    const slowPng = await encode(slow, 'png');
-    const first = postForm(app, '/v1/vectorize', { engine: 'spline' }, { bytes: slowPng });
-    await vi.waitFor(() => expect(pool.busy).toBe(1), { timeout: 10_000 });
-    const refused = await postForm(app, '/v1/vectorize', {}, { bytes: await encode(small, 'png') });
-    expect(refused.statusCode).toBe(503);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(refused.json().error).toMatch(/busy/);
-    // Health checks do not go through the pool.
-    expect((await app.inject('/v1/health')).statusCode).toBe(200);
-    await app.close();
-    await first;
-  });
-
-  it('drops the queued job and stops the running one when their clients disconnect', async () => {
-    const pool = new WorkerPool({ size: 1, queueLength: 1 });
-    const app = await buildApp({}, pool);
-    closers.push(() => app.close());
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
-    const body = await multipart({ engine: 'spline' }, { bytes: await encode(slow, 'png') });
-
-    const send = () => {
-      const req = httpRequest({
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/v1/vectorize',
-        headers: body.headers,
-      });
-      req.on('error', () => {});
-      req.end(body.payload);
-      return req;
-    };
-    const running = send();
-    await vi.waitFor(() => expect(pool.busy).toBe(1), { timeout: 10_000 });
-    const waiting = send();
-    await vi.waitFor(() => expect(pool.queued).toBe(1), { timeout: 10_000 });
-
-    waiting.destroy();
-    await vi.waitFor(() => expect(pool.cancelled).toBe(1), { timeout: 10_000 });
-    expect(pool.queued).toBe(0);
-    running.destroy();
-    // Counted as cancelled (not completed): the running trace was stopped, not waited out.
-    await vi.waitFor(() => expect(pool.cancelled).toBe(2), { timeout: 10_000 });
-    expect(pool.busy).toBe(0);
+    await expect(workers.trace(broken, {})).rejects.toBeInstanceOf(TracerInputError);
+    const bad = await workers
+      .optimize('<svg><g></svg>', { preset: 'default', multipass: false, iterations: 1 })
+      .catch((e) => e);
+    expect(bad).toBeInstanceOf(TracerInputError);
+    expect(bad.message).toMatch(/^the SVG could not be parsed: /);
+    expect(bad.message).not.toContain('\n');
+    await vi.waitFor(async () => expect((await workers.trace(small, {})).pathCount).toBe(4));
   });
 });

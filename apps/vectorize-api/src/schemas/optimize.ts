@@ -1,4 +1,4 @@
-import { MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '../output/optimize-svg.ts';
+import { MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '@trove/tracer';
 import { uploadErrorResponses } from './common.ts';
 
 export const optimizeFormSchema = {

@@ -1,11 +1,39 @@
+const count = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+
 export const healthRouteSchema = {
-  summary: 'Service health and version',
+  summary: 'Service health and version, and what tracing can take now',
   tags: ['service'],
   response: {
     200: {
       type: 'object',
-      required: ['status', 'version'],
-      properties: { status: { type: 'string', enum: ['ok'] }, version: { type: 'string' } },
+      required: ['status', 'version', 'tracing'],
+      properties: {
+        status: {
+          type: 'string',
+          enum: ['ok', 'degraded'],
+          description: '`degraded`: no vectorizer-worker answered the last capacity poll (traces get 503)',
+        },
+        version: { type: 'string' },
+        tracing: {
+          type: 'object',
+          required: ['mode', 'threads', 'queue_length', 'busy', 'queued', 'spare_capacity'],
+          properties: {
+            mode: {
+              type: 'string',
+              enum: ['in-process', 'remote'],
+              description:
+                '`remote`: on vectorizer-worker servers (VECTORIZER_WORKER_URL); figures from their last poll',
+            },
+            workers: count('remote: worker servers the target resolves to'),
+            workers_reachable: count('remote: worker servers that answered the last capacity poll'),
+            threads: count('tracing threads (over the reachable workers)'),
+            queue_length: count('jobs allowed to wait when every thread is busy'),
+            busy: count('jobs running'),
+            queued: count('jobs waiting'),
+            spare_capacity: count('jobs that would be accepted now: free threads plus free queue places'),
+          },
+        },
+      },
     },
   },
 } as const;

@@ -1,3 +1,4 @@
+import { OPTIMIZE_PRESETS } from '@trove/tracer';
 import {
   COLOR_MODES,
   ENGINES,
@@ -7,7 +8,6 @@ import {
   PRESETS,
   PROFILES,
 } from '@trove/vectorize';
-import { OPTIMIZE_PRESETS } from '../output/optimize-svg.ts';
 import { errorRef, uploadErrorResponses } from './common.ts';
 
 export const OUTPUT_FORMATS = ['svg', 'pdf', 'eps'] as const;

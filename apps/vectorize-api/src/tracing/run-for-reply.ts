@@ -1,36 +1,49 @@
 import { badRequest, serviceUnavailable } from '@trove/service-kit';
-import type { FastifyReply } from 'fastify';
-import { TracerBusyError } from './tracer.ts';
-
-/** Errors from the worker that are about the caller's input, with how to word them. */
-const CLIENT_ERRORS: Record<string, (message: string) => string> = {
-  VectorizeOptionError: (message) => message,
-  VectorizeInputError: (message) => message,
-  // svgo's parser appends a code excerpt after a blank line; the first line says what is wrong.
-  SvgoParserError: (message) => `the SVG could not be parsed: ${message.split('\n')[0]}`,
-};
+import {
+  type JobOptions,
+  TracerBusyError,
+  TracerInputError,
+  TracerTimeoutError,
+  TracerUnavailableError,
+} from '@trove/tracer';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * Runs one pool job for a request. The job is tied to the connection: when the client goes away
- * before the answer is written, the signal aborts and the pool drops or stops the job. Resolves
- * to null when that happened (there is nobody left to answer).
+ * Runs one tracer job for a request. The job is tied to the connection: when the client goes away
+ * before the answer is written, the signal aborts and the tracer drops or stops the job (on a
+ * remote worker too: the call is cancelled). Its deadline is the request's arrival plus
+ * `timeoutMs`. Resolves to null when the client left (there is nobody left to answer).
  */
-export async function runForReply<T>(reply: FastifyReply, job: (signal: AbortSignal) => Promise<T>): Promise<T | null> {
+export async function runForReply<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  timeoutMs: number,
+  job: (options: JobOptions) => Promise<T>,
+): Promise<T | null> {
   const clientGone = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableFinished) clientGone.abort();
   };
   reply.raw.once('close', onClose);
+  // elapsedTime counts from the request's arrival, so the upload's time is part of the budget.
+  const deadline = Date.now() - reply.elapsedTime + timeoutMs;
   try {
-    return await job(clientGone.signal);
+    return await job({ signal: clientGone.signal, deadline, requestId: request.id });
   } catch (error) {
     if (clientGone.signal.aborted) return null;
     if (error instanceof TracerBusyError) {
       throw serviceUnavailable('the server is busy with other images; retry later', error.retryAfterSeconds);
     }
-    const err = error as Error;
-    const word = CLIENT_ERRORS[err.name];
-    if (word) throw badRequest(word(err.message));
+    if (error instanceof TracerUnavailableError) {
+      request.log.warn({ err: error }, 'no tracing worker reachable');
+      throw serviceUnavailable('the tracing workers cannot be reached; retry later', error.retryAfterSeconds);
+    }
+    if (error instanceof TracerTimeoutError) {
+      throw serviceUnavailable(
+        `the image could not be processed within ${Math.round(timeoutMs / 1000)} s; retry later, or send a smaller image`,
+      );
+    }
+    if (error instanceof TracerInputError) throw badRequest(error.message);
     throw error;
   } finally {
     reply.raw.off('close', onClose);

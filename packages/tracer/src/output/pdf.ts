@@ -8,7 +8,8 @@ import PDFDocument from 'pdfkit';
  * The file is a function of the paths alone: the same image and options give the same bytes
  * wherever and whenever they are traced (in process or on a vectorizer-worker, now or in a retry).
  * pdfkit would stamp the time of writing as CreationDate and derive the file ID from it; the ID is
- * derived from a fixed date instead and no creation date is written (the entry is optional).
+ * derived from a fixed date instead, and no creation date is written (the entry is optional):
+ * pdfkit writes the info entries it can enumerate, and still reads the date for its XMP code.
  */
 export function writePdf(width: number, height: number, paths: VectorPath[]): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -17,7 +18,7 @@ export function writePdf(width: number, height: number, paths: VectorPath[]): Pr
     compress: true,
     info: { Producer: 'trove vectorize-api', CreationDate: new Date(0) },
   });
-  delete (doc.info as { CreationDate?: Date }).CreationDate;
+  Object.defineProperty(doc.info, 'CreationDate', { value: new Date(0), enumerable: false });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -130,7 +130,8 @@ export class WorkerPool implements Tracer {
   private run(task: WorkerTask, options: JobOptions, transfer: boolean): Promise<TraceOutput | string> {
     const { signal, deadline } = options;
     if (this.closed) return Promise.reject(new Error('the tracing pool is closing'));
-    if (signal?.aborted) return Promise.reject(isTimeoutReason(signal.reason) ? new TracerTimeoutError() : abortError());
+    if (signal?.aborted)
+      return Promise.reject(isTimeoutReason(signal.reason) ? new TracerTimeoutError() : abortError());
     if (deadline !== undefined && deadline <= Date.now()) return Promise.reject(new TracerTimeoutError());
     const idle = this.slots.find((slot) => slot.job === null);
     if (!idle && this.queue.length >= this.options.queueLength) {

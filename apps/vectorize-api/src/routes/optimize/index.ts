@@ -1,15 +1,16 @@
 import { badRequest } from '@trove/service-kit';
+import { DEFAULT_MULTIPASS_ITERATIONS, MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS, type Tracer } from '@trove/tracer';
 import type { FastifyPluginAsync } from 'fastify';
 import { booleanField, enumField, integerField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
 import { checkSvgText, svgText } from '../../input/svg-safety.ts';
-import { DEFAULT_MULTIPASS_ITERATIONS, MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '../../output/optimize-svg.ts';
 import { optimizeFormSchema, optimizeRouteSchema } from '../../schemas/optimize.ts';
 import { runForReply } from '../../tracing/run-for-reply.ts';
-import type { Tracer } from '../../tracing/tracer.ts';
 
 export interface OptimizeRouteOptions {
   tracer: Tracer;
   maxUploadBytes: number;
+  /** TRACE_TIMEOUT_MS: the job's deadline, from the request's arrival. */
+  timeoutMs: number;
 }
 
 const FORM_FIELDS = Object.keys(optimizeFormSchema.properties).filter((name) => name !== 'file');
@@ -32,8 +33,8 @@ export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (a
     const text = svgText(form.file);
     checkSvgText(text);
     // svgo is CPU-bound on large documents, so it runs on the worker pool like tracing.
-    const svg = await runForReply(reply, (signal) =>
-      options.tracer.optimize(text, { preset, multipass, iterations }, signal),
+    const svg = await runForReply(request, reply, options.timeoutMs, (job) =>
+      options.tracer.optimize(text, { preset, multipass, iterations }, job),
     );
     if (svg === null) return reply;
     const originalSize = form.file.length;

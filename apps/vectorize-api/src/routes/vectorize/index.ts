@@ -1,17 +1,18 @@
 import { badRequest } from '@trove/service-kit';
+import { DEFAULT_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS, type Tracer } from '@trove/tracer';
 import { VectorizeOptionError, type VectorizeOptions, validateOptions } from '@trove/vectorize';
 import type { FastifyPluginAsync } from 'fastify';
 import { decodeImage } from '../../input/decode-image.ts';
 import { booleanField, enumField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
-import { DEFAULT_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '../../output/optimize-svg.ts';
 import { OUTPUT_FORMATS, vectorizeFormSchema, vectorizeRouteSchema } from '../../schemas/vectorize.ts';
 import { runForReply } from '../../tracing/run-for-reply.ts';
-import type { Tracer } from '../../tracing/tracer.ts';
 
 export interface VectorizeRouteOptions {
   tracer: Tracer;
   maxUploadBytes: number;
   maxImagePixels: number;
+  /** TRACE_TIMEOUT_MS: the job's deadline, from the request's arrival. */
+  timeoutMs: number;
 }
 
 const FORM_FIELDS = Object.keys(vectorizeFormSchema.properties).filter((name) => name !== 'file');
@@ -42,7 +43,15 @@ export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async 
     const image = await decodeImage(form.file, options.maxImagePixels);
     form.file = null;
     const document = format === 'svg' ? undefined : format;
-    const result = await runForReply(reply, (signal) => options.tracer.trace(image, traceOptions, signal, document));
+    // svgo runs in the tracing job itself (PDF and EPS are written from the paths, so never there).
+    const optimizeSettings =
+      !document && optimize && optimizePreset !== 'none'
+        ? { preset: optimizePreset, multipass, iterations: DEFAULT_MULTIPASS_ITERATIONS }
+        : undefined;
+    const result = await runForReply(request, reply, options.timeoutMs, (job) =>
+      // The decoded pixels belong to this request alone: handed over, not copied, where they can be.
+      options.tracer.trace(image, traceOptions, { ...job, document, optimize: optimizeSettings, transferPixels: true }),
+    );
     if (!result) return reply;
     if (document) {
       if (!result.document) throw new Error(`the tracer returned no ${document} document`);
@@ -50,13 +59,7 @@ export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async 
       const bytes = result.document;
       return reply.type(type).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     }
-    let svg = result.svg;
-    if (optimize && optimizePreset !== 'none') {
-      const settings = { preset: optimizePreset, multipass, iterations: DEFAULT_MULTIPASS_ITERATIONS };
-      const optimised = await runForReply(reply, (signal) => options.tracer.optimize(svg, settings, signal));
-      if (optimised === null) return reply;
-      svg = optimised;
-    }
+    const { svg } = result;
     return {
       svg,
       engine_used: result.engineUsed,
