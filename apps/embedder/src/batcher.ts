@@ -20,7 +20,10 @@ interface Job {
 export interface BatcherOptions {
   /** Runs one batch on the model. */
   run: (texts: string[]) => Promise<Float32Array[]>;
-  /** How long the first waiting call waits for others to join; 0 runs as soon as the model is free. */
+  /**
+   * How long the first waiting call waits for others to join; 0 runs as soon as the model is free.
+   * Not applied while callers are seen to come alone (see DynamicBatcher).
+   */
   windowMs: number;
   /** Most texts one run takes (a single larger call runs alone). */
   maxBatch: number;
@@ -31,14 +34,22 @@ export interface BatcherOptions {
 
 /**
  * Dynamic batching: calls that arrive within a short window run as one batch on the model, one batch
- * at a time. A call cancelled or past its deadline while it waits leaves the queue at once: its
- * work never runs and its place is free for another call.
+ * at a time; calls that queued while a batch ran go next together, without another window.
+ *
+ * The window is skipped while callers come alone: when the last batch, started within the last
+ * max(50 ms, 10 windows), held a single call, a new call runs at once, so a lone caller never pays
+ * the window for company that does not come. One batch of several calls turns the window back on.
+ *
+ * A call cancelled or past its deadline while it waits leaves the queue at once: its work never
+ * runs and its place is free for another call.
  */
 export class DynamicBatcher {
   private readonly queue: Job[] = [];
   private queuedTexts = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Calls in the last batch and when it started. */
+  private last = { calls: 0, at: Number.NEGATIVE_INFINITY };
 
   constructor(private readonly options: BatcherOptions) {}
 
@@ -90,10 +101,21 @@ export class DynamicBatcher {
     }
   }
 
+  /** Whether recent batches show callers coming one at a time, so that waiting for company is waste. */
+  private alone(): boolean {
+    const memory = Math.max(50, 10 * this.options.windowMs);
+    return this.last.calls === 1 && performance.now() - this.last.at < memory;
+  }
+
   /** afterBatch: calls queued while the model was busy have waited already, so they run at once. */
   private schedule(afterBatch = false): void {
     if (this.running || this.queue.length === 0) return;
-    if (afterBatch || this.queuedTexts >= this.options.maxBatch || this.options.windowMs === 0) {
+    if (
+      afterBatch ||
+      this.queuedTexts >= this.options.maxBatch ||
+      this.options.windowMs === 0 ||
+      (this.timer === undefined && this.alone())
+    ) {
       clearTimeout(this.timer);
       this.timer = undefined;
       // setImmediate lets calls already received in this turn of the event loop join the batch.
@@ -135,6 +157,7 @@ export class DynamicBatcher {
     try {
       if (jobs.length === 0) return;
       const started = performance.now();
+      this.last = { calls: jobs.length, at: started };
       for (const job of jobs) this.options.observer?.queueWait((started - job.enqueuedAt) / 1000);
       const texts = jobs.flatMap((job) => job.texts);
       try {

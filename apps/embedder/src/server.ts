@@ -1,3 +1,4 @@
+import { EMBEDDER_CODECS } from '@trove/embeddings';
 import { runGrpcService } from '@trove/grpc-kit';
 import { EmbedderService } from '@trove/proto/embedder/v1';
 import { EMBEDDER_PROTO, PROTO_ROOT } from '@trove/proto/files';
@@ -31,9 +32,11 @@ const running = await runGrpcService({
   build: async (config, logger, { grpc, readiness, http }) => {
     const metrics = embedderMetrics(http.metricsRegistry);
     let loaded: LoadedModel | undefined;
+    // The hand-written codecs of @trove/embeddings: protobuf-es is slow on packed floats.
     grpc.addService(
       EmbedderService,
       embedderHandlers(config, () => loaded),
+      { codecs: EMBEDDER_CODECS },
     );
     readiness.add('model', async () => {
       if (!loaded) throw new Error('the model is still loading');

@@ -34,8 +34,8 @@ describe('embedder deadlines, cancellation and shutdown', () => {
   let client: ClientFor<typeof EmbedderService>;
 
   beforeAll(async () => {
-    // A window of a full second holds the first call of each batch: long enough for its caller to
-    // give up while it waits, without a slow model.
+    // A window of a full second holds the first call of a batch (at start, and after batches of
+    // several calls): long enough for its caller to give up while it waits, without a slow model.
     embedder = await startEmbedder({
       EMBEDDER_BACKEND: 'hash',
       BATCH_WINDOW_MS: '1000',
@@ -90,6 +90,12 @@ describe('embedder deadlines, cancellation and shutdown', () => {
   });
 
   it('on SIGTERM reports not ready, finishes the call in flight, refuses new ones and exits 0', async () => {
+    // A fresh process: its first call is held for the window (the last batch here held one call,
+    // and a lone caller is no longer held), so the call is still in flight when SIGTERM comes.
+    await embedder.stop();
+    embedder = await startEmbedder({ EMBEDDER_BACKEND: 'hash', BATCH_WINDOW_MS: '1000', SHUTDOWN_TIMEOUT_MS: '10000' });
+    client.close();
+    client = createClient(EmbedderService, embedder.target, { deadlineMs: 10_000 });
     const inFlight = client.embed({ texts: ['finish me', 'and me'] });
     await sleep(200); // the call now waits in the batch window
     embedder.child.kill('SIGTERM');

@@ -29,7 +29,7 @@ function maxDifference(a: Float32Array, b: Float32Array): number {
 function sentencesFrom(vocabulary: string[], count: number): string[] {
   let seed = 12345;
   const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
     return seed;
   };
   return Array.from({ length: count }, () =>

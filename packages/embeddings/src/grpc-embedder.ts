@@ -1,6 +1,7 @@
 import { type ClientFor, createClient, GrpcStatus } from '@trove/grpc-kit';
 import { EmbedderService } from '@trove/proto/embedder/v1';
 import type { Embedder } from './embedder.ts';
+import { EMBEDDER_CODECS } from './embedder-codec.ts';
 
 export interface GrpcEmbedderOptions {
   /** gRPC target: `dns:///embedder:50051` (round robin over every address the name resolves to) or host:port. */
@@ -35,6 +36,7 @@ export class GrpcEmbedder implements Embedder {
   /** Asks the embedder which model it serves, waiting up to connectTimeoutMs for it to come up. */
   static async connect(options: GrpcEmbedderOptions): Promise<GrpcEmbedder> {
     const client = createClient(EmbedderService, options.target, {
+      codecs: EMBEDDER_CODECS,
       deadlineMs: options.deadlineMs,
       retry: { attempts: 8, initialBackoffMs: 100, maxBackoffMs: 2_000 },
     });
@@ -58,7 +60,7 @@ export class GrpcEmbedder implements Embedder {
         if (reply.model !== this.model) {
           throw new Error(`answered with model ${reply.model}, not ${this.model}: restart memory-api to pick it up`);
         }
-        return reply.vectors.map((v) => Float32Array.from(v.values));
+        return reply.vectors.map((v) => new Float32Array(v.values));
       });
     } catch (err) {
       throw describe(this.options.target, err);

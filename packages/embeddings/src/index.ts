@@ -1,6 +1,12 @@
 export { BACKENDS, type BackendName, type BackendOptions, type EmbeddingBackend, openBackend } from './backend.ts';
 export { BruteForceIndex } from './brute-force-index.ts';
 export { dot, type Embedder, normalize } from './embedder.ts';
+export {
+  decodeEmbedResponse,
+  EMBEDDER_CODECS,
+  encodeEmbedRequest,
+  encodeEmbedResponse,
+} from './embedder-codec.ts';
 export { buildCompactVectors, type CompactVectors, loadCompactVectors } from './glove/compact-vectors.ts';
 export { GloveEmbedder } from './glove/glove-embedder.ts';
 export { GrpcEmbedder, type GrpcEmbedderOptions } from './grpc-embedder.ts';

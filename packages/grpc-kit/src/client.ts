@@ -2,6 +2,7 @@ import type { DescMessage, MessageInitShape, MessageShape } from '@bufbuild/prot
 import * as grpc from '@grpc/grpc-js';
 import { deadlineAfter, outgoingMetadata } from './context.ts';
 import {
+  type Codecs,
   deserializer,
   type GenService,
   type GenServiceMethods,
@@ -26,6 +27,8 @@ export interface ClientOptions {
   /** How calls are spread over the addresses a `dns:///` target resolves to. */
   loadBalancing?: 'round_robin' | 'pick_first';
   channelOptions?: grpc.ChannelOptions;
+  /** Hand-written encoders/decoders for some of the service's messages (see MessageCodec). */
+  codecs?: Codecs;
 }
 
 export interface CallOptions {
@@ -87,8 +90,8 @@ export function createClient<M extends GenServiceMethods>(
 
   for (const method of unaryMethods(service)) {
     const path = methodPath(method);
-    const serialize = serializer(method.input);
-    const deserialize = deserializer(method.output) as (bytes: Buffer) => MessageShape<DescMessage>;
+    const serialize = serializer(method.input, options.codecs);
+    const deserialize = deserializer(method.output, options.codecs) as (bytes: Buffer) => MessageShape<DescMessage>;
     const once = (request: object, deadline: Date | undefined, callOptions: CallOptions) =>
       new Promise<MessageShape<DescMessage>>((resolve, reject) => {
         const metadata = outgoingMetadata(callOptions.requestId, callOptions.metadata);

@@ -1,4 +1,12 @@
-import { create, type DescMessage, type DescMethod, fromBinary, toBinary } from '@bufbuild/protobuf';
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  fromBinary,
+  type MessageInitShape,
+  type MessageShape,
+  toBinary,
+} from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 
@@ -23,11 +31,36 @@ export function unaryMethods(service: GenService<GenServiceMethods>): DescMethod
   return service.methods;
 }
 
-export function serializer(schema: DescMessage) {
-  return (message: unknown) => Buffer.from(toBinary(schema, create(schema, message as never)));
+/**
+ * A hand-written wire codec for one message type, for hot messages where protobuf-es' generic
+ * code is slow (its writer allocates for every packed float). It must read and write the same
+ * bytes protobuf-es does; a half left out stays with protobuf-es.
+ */
+export interface MessageCodec<S extends DescMessage = DescMessage> {
+  readonly schema: S;
+  encode?(message: MessageInitShape<S>): Uint8Array;
+  decode?(bytes: Uint8Array): MessageShape<S>;
 }
 
-export function deserializer(schema: DescMessage) {
+// biome-ignore lint/suspicious/noExplicitAny: a list of codecs of different message types
+export type Codecs = readonly MessageCodec<any>[];
+
+const asBuffer = (bytes: Uint8Array) =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function codecOf(schema: DescMessage, codecs: Codecs | undefined): MessageCodec | undefined {
+  return codecs?.find((codec) => codec.schema.typeName === schema.typeName);
+}
+
+export function serializer(schema: DescMessage, codecs?: Codecs) {
+  const encode = codecOf(schema, codecs)?.encode;
+  if (encode) return (message: unknown) => asBuffer(encode(message as never));
+  return (message: unknown) => asBuffer(toBinary(schema, create(schema, message as never)));
+}
+
+export function deserializer(schema: DescMessage, codecs?: Codecs) {
+  const decode = codecOf(schema, codecs)?.decode;
+  if (decode) return (bytes: Buffer) => decode(bytes);
   return (bytes: Buffer) => fromBinary(schema, bytes);
 }
 
@@ -38,17 +71,17 @@ export function deserializer(schema: DescMessage) {
  */
 export function grpcServiceDefinition(
   service: GenService<GenServiceMethods>,
-  options: { maxRequestBytes?: number } = {},
+  options: { maxRequestBytes?: number; codecs?: Codecs } = {},
 ): ServiceDefinition {
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
   for (const method of unaryMethods(service)) {
-    const parse = deserializer(method.input);
+    const parse = deserializer(method.input, options.codecs);
     definition[method.name] = {
       path: methodPath(method),
       requestStream: false,
       responseStream: false,
       originalName: method.localName,
-      requestSerialize: serializer(method.input),
+      requestSerialize: serializer(method.input, options.codecs),
       requestDeserialize: (bytes: Buffer) => {
         const limit = options.maxRequestBytes;
         if (limit !== undefined && bytes.length > limit) {
@@ -64,8 +97,8 @@ export function grpcServiceDefinition(
           );
         }
       },
-      responseSerialize: serializer(method.output),
-      responseDeserialize: deserializer(method.output),
+      responseSerialize: serializer(method.output, options.codecs),
+      responseDeserialize: deserializer(method.output, options.codecs),
     };
   }
   return definition as ServiceDefinition;

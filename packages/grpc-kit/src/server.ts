@@ -7,7 +7,13 @@ import type { Logger, Registry } from '@trove/service-kit';
 import { Counter, Histogram } from '@trove/service-kit';
 import { HealthImplementation } from 'grpc-health-check';
 import { callDeadline, GrpcError, incomingContext, incomingRequestId, REQUEST_ID_KEY, statusName } from './context.ts';
-import { type GenService, type GenServiceMethods, grpcServiceDefinition, UnreadableRequest } from './definition.ts';
+import {
+  type Codecs,
+  type GenService,
+  type GenServiceMethods,
+  grpcServiceDefinition,
+  UnreadableRequest,
+} from './definition.ts';
 
 /** What a handler knows about the call it answers. */
 export interface CallContext {
@@ -90,8 +96,16 @@ export class GrpcServer {
     return this.inFlightCalls;
   }
 
-  addService<M extends GenServiceMethods>(service: GenService<M>, handlers: ServiceHandlers<M>): void {
-    const definition = grpcServiceDefinition(service, { maxRequestBytes: this.options.maxRequestBytes });
+  /** codecs: hand-written encoders/decoders for some of the service's messages (see MessageCodec). */
+  addService<M extends GenServiceMethods>(
+    service: GenService<M>,
+    handlers: ServiceHandlers<M>,
+    options: { codecs?: Codecs } = {},
+  ): void {
+    const definition = grpcServiceDefinition(service, {
+      maxRequestBytes: this.options.maxRequestBytes,
+      codecs: options.codecs,
+    });
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const method of service.methods) {
       const handler = handlers[method.localName as keyof M] as UnaryHandler<DescMessage, DescMessage>;

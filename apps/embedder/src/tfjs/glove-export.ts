@@ -4,10 +4,12 @@
  *
  *   token ids [batch, tokens]
  *     -> word_vectors: gather each word's int8 vector             [batch, tokens, 100]
- *     -> word_weights: gather each word's SIF weight x int8 scale  [batch, tokens, 1]
- *     -> weighted sum (graph) or mean (layers) over the tokens     [batch, 100]
+ *     -> word_weights: gather each word's SIF weight x int8 scale  [batch, 1, tokens]
+ *     -> weighted sum over the tokens, as a batched matmul         [batch, 100]
  *     -> projection: I - c c^T, removing the common direction c    [batch, 100]
  * and the backend scales each row to unit length. Id 0 (padding, unknown words) has weight 0.
+ * The sum is a matmul rather than multiply-then-sum: tfjs' cpu backend broadcasts a multiply and
+ * reduces over a middle axis element by element, where its matmul runs in blocks.
  *
  * The int8 vectors are stored as tfjs uint8-quantised weights with scale 1 and min -128, which
  * decode to the very integers GloVe holds: one byte per value, as in GloVe's own cache file.
@@ -108,16 +110,21 @@ function graphModel(a: ReturnType<typeof gloveArrays>) {
     constant('projection', 'DT_FLOAT', [a.dims, a.dims]),
     constant('axis_0', 'DT_INT32', []),
     constant('axis_1', 'DT_INT32', []),
-    constant('axis_last', 'DT_INT32', []),
+    constant('sentence_shape', 'DT_INT32', [2]),
     gather('vectors', 'word_vectors'),
     gather('weights', 'word_weights'),
-    { name: 'weights_column', op: 'ExpandDims', input: ['weights', 'axis_last'], attr: { T: type('DT_FLOAT') } },
-    { name: 'weighted', op: 'Mul', input: ['vectors', 'weights_column'], attr: { T: type('DT_FLOAT') } },
+    { name: 'weights_row', op: 'ExpandDims', input: ['weights', 'axis_1'], attr: { T: type('DT_FLOAT') } },
+    {
+      name: 'weighted_sum',
+      op: 'BatchMatMulV2',
+      input: ['weights_row', 'vectors'],
+      attr: { T: type('DT_FLOAT'), adj_x: { b: false }, adj_y: { b: false } },
+    },
     {
       name: 'sentence',
-      op: 'Sum',
-      input: ['weighted', 'axis_1'],
-      attr: { T: type('DT_FLOAT'), Tidx: type('DT_INT32'), keep_dims: { b: false } },
+      op: 'Reshape',
+      input: ['weighted_sum', 'sentence_shape'],
+      attr: { T: type('DT_FLOAT'), Tshape: type('DT_INT32') },
     },
     {
       name: 'embedding',
@@ -132,13 +139,13 @@ function graphModel(a: ReturnType<typeof gloveArrays>) {
     { name: 'projection', shape: [a.dims, a.dims], dtype: 'float32', values: a.projection },
     { name: 'axis_0', shape: [], dtype: 'int32', values: Int32Array.of(0) },
     { name: 'axis_1', shape: [], dtype: 'int32', values: Int32Array.of(1) },
-    { name: 'axis_last', shape: [], dtype: 'int32', values: Int32Array.of(-1) },
+    { name: 'sentence_shape', shape: [2], dtype: 'int32', values: Int32Array.of(-1, a.dims) },
   ]);
   const topology = { node: nodes, library: {}, versions: { producer: 1 } };
   return { format: 'graph-model', topology, specs, data };
 }
 
-/** The same model built with the tfjs-layers API (mean instead of sum: the scale goes with normalising). */
+/** The same model built with the tfjs-layers API: a Dot layer over the tokens makes the weighted sum. */
 async function layersModel(a: ReturnType<typeof gloveArrays>) {
   const tfl = await import('@tensorflow/tfjs-layers');
   const ids = tfl.input({ shape: [null], dtype: 'int32', name: 'token_ids' });
@@ -152,9 +159,9 @@ async function layersModel(a: ReturnType<typeof gloveArrays>) {
       })
       .apply(ids) as ReturnType<typeof tfl.input>;
   const weighted = tfl.layers
-    .multiply({ name: 'weighted' })
-    .apply([table('word_vectors', a.dims, a.vectors), table('word_weights', 1, a.factors)]);
-  const sentence = tfl.layers.globalAveragePooling1d({ name: 'sentence' }).apply(weighted);
+    .dot({ axes: 1, name: 'weighted_sum' })
+    .apply([table('word_weights', 1, a.factors), table('word_vectors', a.dims, a.vectors)]);
+  const sentence = tfl.layers.flatten({ name: 'sentence' }).apply(weighted);
   const embedding = tfl.layers
     .dense({ units: a.dims, useBias: false, weights: [tf.tensor2d(a.projection, [a.dims, a.dims])], name: 'embedding' })
     .apply(sentence) as ReturnType<typeof tfl.input>;

@@ -1,0 +1,89 @@
+/**
+ * What going over gRPC costs, and what dynamic batching buys, measured in one run:
+ *
+ *   npm run bench -w apps/embedder [-- --seconds 1.5 --rounds 3]
+ *
+ * 1. GloVe in process (GloveEmbedder.embed) beside the same model in a real embedder process on
+ *    loopback, called through memory-api's client (GrpcEmbedder), at batch sizes 1, 8, 32, 128 and
+ *    1, 8, 32 concurrent callers: texts per second (median of the rounds) and call latency p50/p99.
+ * 2. 32 callers sending one text each to embedders with batching on (BATCH_WINDOW_MS=2, the
+ *    default), window 0 (calls that queued while the model ran go together) and off (MAX_BATCH=1).
+ *
+ * Client and server share this machine's cores, as a sidecar shares its node.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GloveEmbedder, GrpcEmbedder } from '@trove/embeddings';
+import { type RunningEmbedder, startEmbedder } from '../../../tests/support/processes.ts';
+import { Cell, closedLoop, flag, sentences } from './load.ts';
+
+const seconds = flag('seconds', 1.5);
+const rounds = flag('rounds', 3);
+const BATCHES = [1, 8, 32, 128];
+const CLIENTS = [1, 8, 32];
+const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
+
+const texts = sentences(20_000);
+const glove = await GloveEmbedder.open({ cacheDir });
+
+const servers: Record<string, RunningEmbedder> = {};
+const clients: Record<string, GrpcEmbedder> = {};
+const SERVERS = {
+  batching: { BATCH_WINDOW_MS: '2' },
+  'window 0': { BATCH_WINDOW_MS: '0' },
+  'no batching': { BATCH_WINDOW_MS: '0', MAX_BATCH: '1' },
+};
+for (const [name, env] of Object.entries(SERVERS)) {
+  servers[name] = await startEmbedder({ EMBEDDER_BACKEND: 'glove', EMBEDDINGS_CACHE_DIR: cacheDir, ...env });
+  clients[name] = await GrpcEmbedder.connect({ target: servers[name].target, deadlineMs: 60_000 });
+}
+const grpc = clients.batching as GrpcEmbedder;
+
+try {
+  const load = (embed: (t: string[]) => Promise<unknown>, batch: number, callers: number) =>
+    closedLoop(embed, texts, { batch, clients: callers, seconds });
+  // Warm up both paths (JIT, connections) before anything is measured.
+  await load((t) => glove.embed(t), 32, 8);
+  await load((t) => grpc.embed(t), 32, 8);
+
+  const grid = new Map<string, { local: Cell; remote: Cell }>();
+  const batching = new Map<string, Cell>();
+  for (let round = 1; round <= rounds; round++) {
+    process.stderr.write(`round ${round} of ${rounds}\n`);
+    for (const batch of BATCHES) {
+      for (const callers of CLIENTS) {
+        const key = `${batch}x${callers}`;
+        const cells = grid.get(key) ?? { local: new Cell(), remote: new Cell() };
+        grid.set(key, cells);
+        // Back to back in each round, so that both see the same machine load.
+        cells.local.add(await load((t) => glove.embed(t), batch, callers));
+        cells.remote.add(await load((t) => grpc.embed(t), batch, callers));
+      }
+    }
+    for (const [name, client] of Object.entries(clients)) {
+      const cell = batching.get(name) ?? new Cell();
+      batching.set(name, cell);
+      cell.add(await load((t) => client.embed(t), 1, 32));
+    }
+  }
+
+  console.log(`GloVe (${glove.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms\n`);
+  console.log(
+    `${'batch x callers'.padEnd(16)}${'in process'.padEnd(36)}${'gRPC on loopback'.padEnd(36)}gRPC / in process`,
+  );
+  for (const [key, { local, remote }] of grid) {
+    const ratio = `${Math.round((remote.rate / local.rate) * 100)}%`;
+    console.log(`${key.padEnd(16)}${local.describe().padEnd(36)}${remote.describe().padEnd(36)}${ratio}`);
+  }
+  console.log('\n32 callers, one text each, over gRPC');
+  const off = batching.get('no batching') as Cell;
+  for (const [name, cell] of batching) {
+    const env = Object.entries(SERVERS[name as keyof typeof SERVERS])
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    console.log(`${`${name} (${env})`.padEnd(40)}${cell.describe().padEnd(36)}x${(cell.rate / off.rate).toFixed(2)}`);
+  }
+} finally {
+  for (const client of Object.values(clients)) await client.close();
+  for (const server of Object.values(servers)) await server.stop();
+}

@@ -1,0 +1,89 @@
+/** What the embedder benchmarks share: the texts, the closed-loop load, and how figures print. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHIPPED_TFJS_MODEL } from '../src/backends.ts';
+
+/**
+ * Sentences of 6 to 24 words drawn from the 10,000 most frequent GloVe words (the shipped model's
+ * vocabulary, so the glove and tfjs backends see the same known words). The same seed gives the
+ * same sentences.
+ */
+export function sentences(count: number, seed = 7): string[] {
+  const words = readFileSync(join(SHIPPED_TFJS_MODEL, 'vocab.txt'), 'utf8').split('\n').filter(Boolean);
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff;
+    return state;
+  };
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 6 + (next() % 19) }, () => words[next() % words.length]).join(' '),
+  );
+}
+
+export interface Measured {
+  textsPerSecond: number;
+  /** Latency of one call, ms. */
+  latencies: number[];
+}
+
+/**
+ * Closed loop: `clients` callers each send a batch of `batch` texts, wait for the answer, and send
+ * the next, for `seconds`. Texts rotate through `texts` so that no two calls in a row are equal.
+ */
+export async function closedLoop(
+  embed: (texts: string[]) => Promise<unknown>,
+  texts: string[],
+  options: { batch: number; clients: number; seconds: number },
+): Promise<Measured> {
+  const latencies: number[] = [];
+  let done = 0;
+  let cursor = 0;
+  const started = performance.now();
+  const until = started + options.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: options.clients }, async () => {
+      while (performance.now() < until) {
+        const at = cursor;
+        cursor = (cursor + options.batch) % (texts.length - options.batch);
+        const sent = performance.now();
+        await embed(texts.slice(at, at + options.batch));
+        latencies.push(performance.now() - sent);
+        done += options.batch;
+      }
+    }),
+  );
+  return { textsPerSecond: done / ((performance.now() - started) / 1000), latencies };
+}
+
+export function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+export function median(xs: number[]): number {
+  return percentile(xs, 50);
+}
+
+/** Figures of one setup over several rounds: the median rate, latency percentiles of every call. */
+export class Cell {
+  readonly rates: number[] = [];
+  readonly latencies: number[] = [];
+  add(m: Measured): void {
+    this.rates.push(m.textsPerSecond);
+    this.latencies.push(...m.latencies);
+  }
+  get rate(): number {
+    return median(this.rates);
+  }
+  describe(): string {
+    const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+    return `${Math.round(this.rate).toLocaleString('en-US').padStart(7)} /s  p50 ${ms(percentile(this.latencies, 50)).padStart(6)}  p99 ${ms(percentile(this.latencies, 99)).padStart(6)}`;
+  }
+}
+
+export function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} takes a positive number`);
+  return value;
+}
