@@ -1,5 +1,5 @@
 # One image per Trove process, from one file: `docker build --target memory-api .` (targets:
-# memory-api, vectorize-api, errors-api, migrate). Builds offline from a locally made base tagged
+# memory-api, vectorize-api, errors-api, embedder, migrate). Builds offline from a locally made base tagged
 # node:20-bookworm-slim (see .ci/images.sh) or from the official image anywhere else; npm needs the
 # registry during the build (`--network host` where the default bridge has no route out).
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -50,9 +50,10 @@ LABEL org.opencontainers.image.source="https://github.com/trove/trove" \
 
 # The compact GloVe vectors, built once here instead of at first start (cached until the embeddings
 # package or the dependencies change).
+# Only the GloVe module is loaded, so the rest of the package (gRPC client, Qdrant) need not be here.
 FROM build AS glove
 COPY packages/embeddings/ /app/packages/embeddings/
-RUN mkdir -p /cache && node --import tsx -e "const { GloveEmbedder } = await import('@trove/embeddings'); await GloveEmbedder.open({ cacheDir: '/cache' });"
+RUN mkdir -p /cache && node --import tsx -e "const { GloveEmbedder } = await import('/app/packages/embeddings/src/glove/glove-embedder.ts'); await GloveEmbedder.open({ cacheDir: '/cache' });"
 
 FROM runtime AS memory-api
 COPY --from=glove /cache/ /app/cache/glove/
@@ -75,6 +76,15 @@ EXPOSE 8769
 LABEL org.opencontainers.image.title="trove-errors-api" \
       org.opencontainers.image.description="Trove errors-api: Sentry-compatible error ingest, issues and alerts"
 CMD ["node", "--import", "tsx", "apps/errors-api/src/server.ts"]
+
+# gRPC text embedding; the side port (PORT) answers /livez, /readyz and /metrics.
+FROM runtime AS embedder
+COPY --from=glove /cache/ /app/cache/glove/
+ENV PORT=8770 GRPC_PORT=50051 EMBEDDINGS_CACHE_DIR=/app/cache/glove
+EXPOSE 50051 8770
+LABEL org.opencontainers.image.title="trove-embedder" \
+      org.opencontainers.image.description="Trove embedder: text embedding inference over gRPC"
+CMD ["node", "--import", "tsx", "apps/embedder/src/server.ts"]
 
 # Applies one app's migrations and exits: `docker run trove-migrate memory-api` (a Helm hook Job).
 FROM runtime AS migrate

@@ -16,6 +16,7 @@ import { createLogger } from '@trove/service-kit';
 import type { FastifyInstance } from 'fastify';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { percentile, sentenceMaker } from './synthetic.ts';
 
 const { values } = parseArgs({
@@ -71,7 +72,7 @@ async function phase(reader: FastifyInstance, writer: FastifyInstance) {
     const made = await call(writer, '/remember', { content: sentence(), namespace: `ns${i % 4}` });
     const acknowledged = performance.now();
     // Yields to the event loop between looks, so the reader's notification and read can run.
-    while (!reader.memoryStore.catalog.hasVector(made.id)) await new Promise((r) => setImmediate(r));
+    while (!inProcessCatalog(reader.memoryStore.index).hasVector(made.id)) await new Promise((r) => setImmediate(r));
     visible.push(performance.now() - acknowledged);
     timings.vector.push(await recallOnce(reader, 'vector'));
     timings.fusion.push(await recallOnce(reader, 'fusion'));

@@ -11,6 +11,7 @@ import { BruteForceIndex } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
 import { percentile, sentenceMaker } from './synthetic.ts';
 
@@ -76,7 +77,7 @@ const roomIds = (await store.db.sql.query<{ id: string }>(
 )) as { id: string }[];
 const exact = new BruteForceIndex(store.embedder.dimensions);
 for (const { id } of roomIds) {
-  const v = store.catalog.vector(id);
+  const v = inProcessCatalog(store.index).vector(id);
   if (v) exact.upsert(id, v);
 }
 

@@ -11,6 +11,7 @@ import { BruteForceIndex } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { RECALL_EF } from '../src/memories/vector-catalog.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
 import { percentile, sentenceMaker } from './synthetic.ts';
@@ -98,7 +99,8 @@ for (const size of sizes) {
   const { imported, seconds } = await importTo(size);
   const store = app.memoryStore;
   const exact = new BruteForceIndex(store.embedder.dimensions);
-  for (const id of store.catalog.indexedIds()) exact.upsert(id, store.catalog.vector(id) as Float32Array);
+  for (const id of inProcessCatalog(store.index).indexedIds())
+    exact.upsert(id, inProcessCatalog(store.index).vector(id) as Float32Array);
   const vectors = await store.embedder.embed(queryTexts);
   const hnsw: number[] = [];
   const brute: number[] = [];
@@ -106,7 +108,7 @@ for (const size of sizes) {
   for (let round = 0; round < 3; round++) {
     for (const v of vectors) {
       let s = performance.now();
-      const approximate = store.catalog.search(v, 10, {}, RECALL_EF);
+      const approximate = inProcessCatalog(store.index).search(v, 10, {}, RECALL_EF);
       hnsw.push(performance.now() - s);
       s = performance.now();
       const truth = exact.search(v, 10);

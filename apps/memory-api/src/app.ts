@@ -9,6 +9,8 @@ import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
 import { applyDocumentChanges, reloadDocumentIndex } from './documents/document-index.ts';
 import { openEmbedder } from './embedder.ts';
 import { MemoryStore } from './memories/memory-store.ts';
+import { checkStoredModel } from './memories/model-identity.ts';
+import { openIndex, sharedIndexPosition } from './memories/open-index.ts';
 import { VectorFeed } from './memories/vector-feed.ts';
 import { SERVICE } from './meta.ts';
 import { aiRoutes } from './routes/ai/index.ts';
@@ -60,11 +62,19 @@ export const memoryApp = fp<MemoryAppOptions>(
     if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);
     // Only an embedder this app opened is closed with it; one handed in belongs to the caller.
     if (!embedder && resolved.close) app.addHook('onClose', () => resolved.close?.() as Promise<void>);
-    const store = new MemoryStore(db, resolved, {
-      duplicate: config.DUPLICATE_THRESHOLD,
-      link: config.LINK_THRESHOLD,
-      contradiction: config.CONTRADICTION_THRESHOLD,
-    });
+    const index = openIndex(config, resolved, (ids) => store.indexedItems(ids));
+    app.addHook('onClose', () => index.close());
+    if (index.shared) app.readiness.add('vector index', () => index.ping());
+    const store: MemoryStore = new MemoryStore(
+      db,
+      resolved,
+      {
+        duplicate: config.DUPLICATE_THRESHOLD,
+        link: config.LINK_THRESHOLD,
+        contradiction: config.CONTRADICTION_THRESHOLD,
+      },
+      index,
+    );
     const feed = new VectorFeed(db, {
       pollMs: config.CHANGE_FEED_POLL_MS,
       retentionS: config.CHANGE_FEED_RETENTION_S,
@@ -74,11 +84,13 @@ export const memoryApp = fp<MemoryAppOptions>(
       },
       rebuild: async () => {
         const built = await store.rebuildIndex();
-        app.log.info(built, 'vector index built from stored embeddings');
+        app.log.info({ ...built, index: index.description }, 'vector index built from stored embeddings');
         await reloadDocumentIndex(store);
       },
+      ...(index.shared ? { saved: sharedIndexPosition(db, index.key) } : {}),
       onError: (err) => app.log.warn({ err }, 'reading the change feed of vector writes failed; retrying'),
     });
+    await checkStoredModel(store);
     await feed.start();
     store.feed = feed;
     app.addHook('onClose', () => feed.stop());
@@ -122,6 +134,14 @@ export async function buildMemoryApp(
     // Start-up rebuilds the vector index from stored embeddings: about 20 s at 100k memories.
     pluginTimeout: 0,
   });
-  await server.register(memoryApp, { config, db, ...(embedder ? { embedder } : {}) });
+  try {
+    await server.register(memoryApp, { config, db, ...(embedder ? { embedder } : {}) });
+  } catch (err) {
+    // A refused start (another embedding model, an unreachable dependency) lets go of the
+    // database, so that the command that fixes it can open the same directory.
+    await server.close().catch(() => {});
+    await db.close().catch(() => {});
+    throw err;
+  }
   return server;
 }

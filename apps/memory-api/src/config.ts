@@ -154,6 +154,21 @@ export const configSchema = {
     min: 60,
     max: 30 * 86_400,
   }),
+  QDRANT_URL: env.url({
+    description:
+      'Qdrant server shared by every replica (e.g. http://qdrant:6333): vectors are searched there instead of in each process; unset keeps an in-process index per replica, kept current by the change feed',
+    protocols: ['http:', 'https:'],
+  }),
+  QDRANT_API_KEY: env.optionalString({
+    description: 'API key sent to QDRANT_URL (optional)',
+  }),
+  QDRANT_COLLECTION_PREFIX: env.string({
+    description:
+      'Start of the Qdrant collection name (`<prefix>_<model>_<dimensions>`): one Qdrant can serve several deployments',
+    default: 'trove',
+    pattern: /^[a-z0-9][a-z0-9_-]{0,62}$/,
+    hint: 'lower-case letters, digits, dash or underscore (1-63)',
+  }),
   BODY_LIMIT_BYTES: env.int({
     description: 'Largest request body accepted (imports are the big ones)',
     default: 64 * 1024 * 1024,

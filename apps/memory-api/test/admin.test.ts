@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { openTestApp, type TestApp } from './helpers.ts';
 
 let t: TestApp | undefined;
@@ -158,7 +159,7 @@ describe('verify and repair', () => {
     const clean = (await t.call('POST', '/verify')).body;
     expect(clean).toMatchObject({ rows: 3, embedded_rows: 3, vectors: 3, missing_from_index: 0, mismatch: false });
     // Lose a vector from the derived index, as a crash between commit and index update would.
-    t.app.memoryStore.catalog.remove(a1);
+    inProcessCatalog(t.app.memoryStore.index).remove(a1);
     expect((await t.call('POST', '/verify')).body).toMatchObject({ vectors: 2, missing_from_index: 1, mismatch: true });
     const repaired = (await t.call('POST', '/repair')).body;
     expect(repaired).toMatchObject({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import type { MemoryStore } from '../src/memories/memory-store.ts';
 import type { VectorFeed } from '../src/memories/vector-feed.ts';
 import { openTestApp, type TestApp } from './helpers.ts';
@@ -36,7 +37,7 @@ describe('change feed on PGlite', () => {
     );
     expect(ids).not.toContain(id);
     await feed.catchUp();
-    expect(store.catalog.entry(id)?.active).toBe(false);
+    expect(inProcessCatalog(store.index).entry(id)?.active).toBe(false);
     expect((await t.call('POST', '/verify')).body).toMatchObject({ status_mismatches: 0, mismatch: false });
   });
 
@@ -50,7 +51,7 @@ describe('change feed on PGlite', () => {
     );
     expect((await t.call('POST', '/verify')).body.vector_mismatches).toBe(1);
     await feed.catchUp();
-    expect(store.catalog.vector(id)).toEqual(store.catalog.vector(other));
+    expect(inProcessCatalog(store.index).vector(id)).toEqual(inProcessCatalog(store.index).vector(other));
     expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
   });
 
@@ -58,15 +59,15 @@ describe('change feed on PGlite', () => {
     const id = await remember('Payroll closes on the twenty-fifth');
     expect(await feed.trim(0)).toBeGreaterThan(0);
     await feed.catchUp();
-    expect(store.catalog.hasVector(id)).toBe(true);
+    expect(inProcessCatalog(store.index).hasVector(id)).toBe(true);
 
     // An index that lost a memory (a replica that missed changes), and a log trimmed past it.
-    store.catalog.remove(id);
+    inProcessCatalog(store.index).remove(id);
     const [horizon] = await store.db.sql.query<{ top: string }>(
       `UPDATE vector_change_horizon SET trimmed_through = trimmed_through + 100 WHERE id = 1 RETURNING trimmed_through::text AS top`,
     );
     await feed.catchUp();
-    expect(store.catalog.hasVector(id)).toBe(true);
+    expect(inProcessCatalog(store.index).hasVector(id)).toBe(true);
     expect(feed.position).toBeGreaterThanOrEqual(Number(horizon?.top));
     expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
   });

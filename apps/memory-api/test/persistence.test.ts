@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { HashEmbedder } from '@trove/embeddings';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
 import { openTestApp, type TestApp } from './helpers.ts';
 
+const repoRoot = resolve(import.meta.dirname, '../../..');
 const open: TestApp[] = [];
 afterAll(async () => {
   for (const t of open) await t.close().catch(() => {});
@@ -56,31 +58,51 @@ async function coreFlow(t: TestApp) {
   return { a, b };
 }
 
+/** The re-embed command as a user runs it: its own process, configured by environment. */
+function runReembed(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/memory-api/src/reembed.ts'],
+      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env }, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    );
+  });
+}
+
 describe('embedded database (PGlite) on disk', () => {
-  it('rebuilds the index from stored embeddings at start, and re-embeds when the model changes', async () => {
+  it('rebuilds the index from stored embeddings at start; refuses another model until the re-embed command ran', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'memory-api-persist-'));
     try {
-      const first = await openTestApp({ env: { DATA_DIR: dir } });
+      const first = await openTestApp({ env: { DATA_DIR: dir }, embedder: new HashEmbedder(32) });
       const { b } = await coreFlow(first);
       await first.close();
 
-      const second = await openTestApp({ env: { DATA_DIR: dir } });
+      const second = await openTestApp({ env: { DATA_DIR: dir }, embedder: new HashEmbedder(32) });
       expect((await second.call('POST', '/verify')).body).toMatchObject({ rows: 2, vectors: 2, mismatch: false });
       const hit = await second.call('POST', '/recall', { query: 'billing webhooks nine', strategy: 'vector' });
       expect(hit.body[0].id).toBe(b.id);
       await second.close();
 
-      // Another embedder: stored vectors of the old model are replaced at start.
-      const third = await openTestApp({ env: { DATA_DIR: dir }, embedder: new HashEmbedder(32) });
-      const verify = (await third.call('POST', '/verify')).body;
-      expect(verify).toMatchObject({
+      // Another model (EMBEDDER=hash is hash-64): refused at start, in one line that says what to run.
+      await expect(openTestApp({ env: { DATA_DIR: dir }, embedder: new HashEmbedder(64) })).rejects.toThrow(
+        /2 memories and 0 documents by hash-32\) than the configured one \(hash-64 .*npm run reembed -w apps\/memory-api/,
+      );
+      const reembedded = await runReembed({ DATA_DIR: dir, EMBEDDER: 'hash' });
+      expect(reembedded.out).toContain('re-embedded 2 memories and 0 documents with hash-64');
+      expect(reembedded.code).toBe(0);
+      // Run again, it finds nothing left to do (a stopped run resumes the same way).
+      expect((await runReembed({ DATA_DIR: dir, EMBEDDER: 'hash' })).out).toContain('re-embedded 0 memories');
+
+      const third = await openTestApp({ env: { DATA_DIR: dir }, embedder: new HashEmbedder(64) });
+      expect((await third.call('POST', '/verify')).body).toMatchObject({
         rows: 2,
         embedded_rows: 2,
         vectors: 2,
-        embedding_model: 'hash-32',
+        embedding_model: 'hash-64',
         mismatch: false,
       });
-      expect((await third.call('GET', `/memory?id=${b.id}`)).body.embedding_model).toBe('hash-32');
+      expect((await third.call('GET', `/memory?id=${b.id}`)).body.embedding_model).toBe('hash-64');
       await third.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

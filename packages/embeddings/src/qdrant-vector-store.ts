@@ -1,6 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { Neighbour } from './vector-index.ts';
-import type { VectorFilter, VectorPayload, VectorRecord, VectorStore } from './vector-store.ts';
+import type { VectorFilter, VectorHit, VectorPayload, VectorRecord, VectorStore } from './vector-store.ts';
 
 export interface QdrantStoreOptions {
   url: string;
@@ -59,13 +58,15 @@ export function qdrantFilter(f: VectorFilter): { must: Condition[] } {
 export class QdrantVectorStore implements VectorStore {
   readonly collection: string;
   readonly dimensions: number;
+  readonly description: string;
   private readonly client: QdrantClient;
   private ready: Promise<void> | undefined;
 
-  constructor(private readonly options: QdrantStoreOptions) {
+  constructor(options: QdrantStoreOptions) {
     this.dimensions = options.dimensions;
     const model = options.model.toLowerCase().replace(/[^a-z0-9]+/g, '_');
     this.collection = `${options.prefix ?? 'trove'}_${model}_${options.dimensions}`;
+    this.description = `Qdrant at ${redactUrl(options.url)} (collection ${this.collection})`;
     this.client = new QdrantClient({
       url: options.url,
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
@@ -87,7 +88,7 @@ export class QdrantVectorStore implements VectorStore {
       }
     })().catch((err) => {
       this.ready = undefined;
-      throw new Error(`Qdrant at ${this.options.url} failed preparing ${this.collection}: ${(err as Error).message}`);
+      throw new Error(`${this.description}: preparing the collection failed: ${describeError(err)}`);
     });
     return this.ready;
   }
@@ -107,21 +108,65 @@ export class QdrantVectorStore implements VectorStore {
     await this.client.delete(this.collection, { wait: true, points: ids });
   }
 
-  async search(query: Float32Array, k: number, filter: VectorFilter): Promise<Neighbour[]> {
+  async search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]> {
     await this.ensure();
     const hits = await this.client.search(this.collection, {
       vector: Array.from(query),
       limit: k,
       filter: qdrantFilter(filter),
-      with_payload: false,
+      with_payload: ['contentHash'],
     });
-    return hits.map((h) => ({ id: String(h.id), score: h.score }));
+    return hits.map((h) => ({
+      id: String(h.id),
+      score: h.score,
+      contentHash: String((h.payload as { contentHash?: unknown } | null)?.contentHash ?? ''),
+    }));
   }
 
   async payload(id: string): Promise<VectorPayload | undefined> {
     await this.ensure();
     const [point] = await this.client.retrieve(this.collection, { ids: [id], with_payload: true, with_vector: false });
     return point?.payload as VectorPayload | undefined;
+  }
+
+  async retrieve(ids: string[]): Promise<Map<string, VectorRecord>> {
+    const out = new Map<string, VectorRecord>();
+    if (ids.length === 0) return out;
+    await this.ensure();
+    const points = await this.client.retrieve(this.collection, { ids, with_payload: true, with_vector: true });
+    for (const p of points) {
+      out.set(String(p.id), {
+        id: String(p.id),
+        vector: Float32Array.from(p.vector as number[]),
+        payload: p.payload as unknown as VectorPayload,
+      });
+    }
+    return out;
+  }
+
+  async *ids(pageSize = 1000): AsyncIterable<string[]> {
+    await this.ensure();
+    let offset: string | number | undefined;
+    for (;;) {
+      const page = await this.client.scroll(this.collection, {
+        limit: pageSize,
+        with_payload: false,
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      if (page.points.length > 0) yield page.points.map((p) => String(p.id));
+      const next = page.next_page_offset;
+      if (next === null || next === undefined || typeof next === 'object') return;
+      offset = next;
+    }
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.client.collectionExists(this.collection);
+    } catch (err) {
+      throw new Error(`${this.description} unreachable: ${describeError(err)}`);
+    }
   }
 
   async count(): Promise<number> {
@@ -136,4 +181,21 @@ export class QdrantVectorStore implements VectorStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The URL without its credentials, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+function describeError(err: unknown): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
 }

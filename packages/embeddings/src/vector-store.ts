@@ -40,22 +40,35 @@ export interface VectorFilter {
   at?: number | undefined;
 }
 
+/** A search hit, with the hash of the text its vector was embedded from (to check against the row). */
+export interface VectorHit extends Neighbour {
+  contentHash: string;
+}
+
 /**
  * Vectors with their payloads, searched by cosine similarity under a filter. Derived data: the
- * database rows stay the truth, and `reset` then `upsert` of every row rebuilds a store. Writes
- * are idempotent by id, so a retried or replayed write is harmless.
+ * database rows stay the truth, and `upsert` of every row plus `delete` of ids no row has rebuilds
+ * a store in place. Writes are idempotent by id, so a retried or replayed write is harmless.
  */
 export interface VectorStore {
   readonly dimensions: number;
+  /** Where the vectors live, for log lines and errors ("in-process HNSW", "Qdrant at http://..."). */
+  readonly description: string;
   upsert(records: VectorRecord[]): Promise<void>;
   delete(ids: string[]): Promise<void>;
   /** The `k` nearest that pass `filter`, best first, with cosine similarity. */
-  search(query: Float32Array, k: number, filter: VectorFilter): Promise<Neighbour[]>;
+  search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]>;
   /** The payload stored for `id`, if any. */
   payload(id: string): Promise<VectorPayload | undefined>;
+  /** The stored records of these ids (absent ones are left out). */
+  retrieve(ids: string[]): Promise<Map<string, VectorRecord>>;
+  /** Every stored id, a page at a time. */
+  ids(pageSize?: number): AsyncIterable<string[]>;
   count(): Promise<number>;
-  /** Drops every vector (the caller reloads from the rows). */
+  /** Drops every vector. */
   reset(): Promise<void>;
+  /** Throws, naming the store and its address, when it cannot be reached (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +98,8 @@ export class EmbeddedVectorStore implements VectorStore {
   private index: HnswIndex;
   private readonly records = new Map<string, { vector: Float32Array; payload: VectorPayload }>();
 
+  readonly description = 'in-process HNSW';
+
   constructor(
     readonly dimensions: number,
     private readonly options: HnswOptions = { m: 24, efConstruction: 48, efSearch: 64 },
@@ -108,22 +123,40 @@ export class EmbeddedVectorStore implements VectorStore {
     }
   }
 
-  async search(query: Float32Array, k: number, filter: VectorFilter): Promise<Neighbour[]> {
+  async search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]> {
     const accept = (id: string) => {
       const r = this.records.get(id);
       return r !== undefined && matchesVectorFilter(r.payload, filter);
     };
-    const hits = this.index.search(query, k, accept, Math.max(64, k));
-    if (hits.length >= k) return hits;
-    // Fewer than k: either fewer pass the filter, or the walk missed them; an exact scan tells.
-    const exact = new BruteForceIndex(this.dimensions);
-    for (const [id, r] of this.records) if (matchesVectorFilter(r.payload, filter)) exact.upsert(id, r.vector);
-    return exact.search(query, k);
+    let hits = this.index.search(query, k, accept, Math.max(64, k));
+    if (hits.length < k) {
+      // Fewer than k: either fewer pass the filter, or the walk missed them; an exact scan tells.
+      const exact = new BruteForceIndex(this.dimensions);
+      for (const [id, r] of this.records) if (matchesVectorFilter(r.payload, filter)) exact.upsert(id, r.vector);
+      hits = exact.search(query, k);
+    }
+    return hits.map((h) => ({ ...h, contentHash: this.records.get(h.id)?.payload.contentHash ?? '' }));
   }
 
   async payload(id: string): Promise<VectorPayload | undefined> {
     return this.records.get(id)?.payload;
   }
+
+  async retrieve(ids: string[]): Promise<Map<string, VectorRecord>> {
+    const out = new Map<string, VectorRecord>();
+    for (const id of ids) {
+      const r = this.records.get(id);
+      if (r) out.set(id, { id, ...r });
+    }
+    return out;
+  }
+
+  async *ids(pageSize = 1000): AsyncIterable<string[]> {
+    const all = [...this.records.keys()];
+    for (let i = 0; i < all.length; i += pageSize) yield all.slice(i, i + pageSize);
+  }
+
+  async ping(): Promise<void> {}
 
   async count(): Promise<number> {
     return this.records.size;

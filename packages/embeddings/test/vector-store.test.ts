@@ -123,6 +123,28 @@ function contract(name: string, open: () => Promise<VectorStore>) {
       expect((await store.search(r.vector, 1, { at: gone - 1 }))[0]?.id).toBe(r.id);
     });
 
+    it('answers each hit with the hash of the text its vector was made from', async () => {
+      const r = records[3] as VectorRecord;
+      const [hit] = await store.search(r.vector, 1, { at: T0 + 1000 * DAY });
+      expect(hit).toMatchObject({ id: r.id, contentHash: r.payload.contentHash });
+    });
+
+    it('retrieves stored records by id, and lists every id a page at a time', async () => {
+      const wanted = [records[0] as VectorRecord, records[7] as VectorRecord];
+      const got = await store.retrieve([...wanted.map((r) => r.id), randomUUID()]);
+      expect([...got.keys()].sort()).toEqual(wanted.map((r) => r.id).sort());
+      for (const r of wanted) {
+        const stored = got.get(r.id) as VectorRecord;
+        expect(stored.payload).toEqual(r.payload);
+        // Qdrant keeps cosine vectors normalised; these are unit vectors already.
+        stored.vector.forEach((x, i) => expect(x).toBeCloseTo(r.vector[i] as number, 5));
+      }
+      const pages: string[][] = [];
+      for await (const page of store.ids(25)) pages.push(page);
+      expect(pages.map((p) => p.length)).toEqual([25, 25, 10]);
+      expect(pages.flat().sort()).toEqual(records.map((r) => r.id).sort());
+    });
+
     it('deletes, and reset empties', async () => {
       const r = records[2] as VectorRecord;
       await store.delete([r.id, randomUUID()]);

@@ -14,18 +14,19 @@ const NEIGHBOURS = 8;
  * Pairs of the given memories whose embeddings are at least `floor` alike, most alike first, from
  * the in-process vector index (each memory's nearest live neighbours in its namespace).
  */
-export function similarPairs(
+export async function similarPairs(
   store: MemoryStore,
   rows: { id: string }[],
   namespace: string,
   floor: number,
-): SimilarPair[] {
+): Promise<SimilarPair[]> {
   const wanted = new Set(rows.map((r) => r.id));
   const pairs = new Map<string, SimilarPair>();
+  const vectors = await store.vectorsOf([...wanted]);
   for (const { id } of rows) {
-    const vector = store.catalog.vector(id);
+    const vector = vectors.get(id);
     if (!vector) continue;
-    for (const n of store.catalog.search(vector, NEIGHBOURS + 1, { namespace })) {
+    for (const n of await store.search(vector, NEIGHBOURS + 1, { namespace })) {
       if (n.id === id || !wanted.has(n.id) || n.score < floor) continue;
       const [a, b] = id < n.id ? [id, n.id] : [n.id, id];
       const key = `${a} ${b}`;

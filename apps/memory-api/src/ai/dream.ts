@@ -65,7 +65,7 @@ async function plan(store: MemoryStore, namespace: string, options: DreamOptions
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const floor = Math.min(options.duplicateThreshold, options.contradictionThreshold);
-  const pairs = similarPairs(store, rows, namespace, floor);
+  const pairs = await similarPairs(store, rows, namespace, floor);
   const insights: PlannedInsight[] = [];
 
   // Rows come newest first: a pair is told older first ("was 12, now 20"), whatever its ids.

@@ -82,7 +82,8 @@ async function groupExactly(
   threshold: number,
   budget: number,
 ): Promise<{ groups: MergeGroup[]; truncated: boolean }> {
-  const vectors = list.map((r) => store.catalog.vector(r.id));
+  const held = await store.vectorsOf(list.map((r) => r.id));
+  const vectors = list.map((r) => held.get(r.id));
   const grouped = new Uint8Array(list.length);
   const groups: MergeGroup[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -119,15 +120,16 @@ async function groupByIndex(
   const rowOf = new Map(list.map((r) => [r.id, r]));
   const grouped = new Set<string>();
   const groups: MergeGroup[] = [];
+  const held = await store.vectorsOf(list.map((r) => r.id));
   for (const [i, row] of list.entries()) {
-    const v = store.catalog.vector(row.id);
+    const v = held.get(row.id);
     if (grouped.has(row.id) || !v) continue;
     grouped.add(row.id);
     // Widen the search until the farthest hit falls below the threshold.
-    let hits = store.catalog.search(v, FIRST_K, { namespace });
+    let hits = await store.search(v, FIRST_K, { namespace });
     for (let k = FIRST_K; hits.length >= k && (hits.at(-1)?.score ?? 0) >= threshold && k < MAX_K; ) {
       k *= 4;
-      hits = store.catalog.search(v, k, { namespace });
+      hits = await store.search(v, k, { namespace });
     }
     const members: MergeGroup['members'] = [];
     for (const hit of hits) {

@@ -102,12 +102,14 @@ export async function mergeGroup(
     hard,
   ]);
   const removed: string[] = [];
+  const touched: CatalogRow[] = [];
   for (const r of rows) {
     const row = catalogRow(r);
     if (r.role === 'removed') removed.push(row.id);
-    if (r.role === 'removed' && hard) store.catalog.remove(row.id);
-    else store.catalog.touch(row);
+    if (!(r.role === 'removed' && hard)) touched.push(row);
   }
+  if (hard) await store.removeIndexed(removed);
+  await store.touchIndexed(touched);
   return removed;
 }
 

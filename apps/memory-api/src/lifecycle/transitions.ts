@@ -42,7 +42,7 @@ export async function deleteDeprecated(store: MemoryStore, ids: string[]): Promi
     [JSON.stringify(ids)],
   );
   const deleted = rows.map((r) => r.id);
-  for (const id of deleted) store.catalog.remove(id);
+  await store.removeIndexed(deleted);
   return deleted;
 }
 

@@ -5,10 +5,12 @@ import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
 import { type MemoryFilter, matchesFilter } from './filters.ts';
+import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
 import { REMEMBER_PLAIN_SQL, REMEMBER_SQL } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
-import { type CatalogRow, entryOf, VectorCatalog } from './vector-catalog.ts';
+import type { CatalogRow } from './vector-catalog.ts';
+import { entryOf } from './vector-catalog.ts';
 import type { VectorFeed } from './vector-feed.ts';
 
 export interface StoreThresholds {
@@ -62,6 +64,8 @@ const CATALOG_COLUMNS = {
   tags: true,
   metadata: true,
   contentHash: true,
+  memoryType: true,
+  updatedAt: true,
 } as const;
 
 const LOAD_PAGE = 5000;
@@ -83,12 +87,13 @@ export function wordOverlap(a: string, b: string): number {
 export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
 
 /**
- * Memories: rows in Postgres (the truth) and their vectors in the catalog (derived). Every write
- * commits first and updates the catalog after, so a crash in between leaves only the derived side
- * stale, and the next start rebuilds it.
+ * Memories: rows in Postgres (the truth) and their vectors in an index (derived). Every write
+ * commits first and updates the index after; the change log, written in the same transaction,
+ * brings every replica's index (and a shared one after a crash) up to date.
  */
 export class MemoryStore {
-  readonly catalog: VectorCatalog;
+  /** Index writes made by this replica or applied from the feed (term statistics watch it). */
+  indexChanges = 0;
   /** The statements every write or recall runs, planned once (see SqlDriver.prepare). */
   private readonly hot: Record<
     'rememberPlain' | 'remember' | 'sameContent' | 'byId' | 'byIds' | 'countAccess',
@@ -100,15 +105,15 @@ export class MemoryStore {
    * the `[[slug]]` mentions), so the store need not know them.
    */
   readonly contentWritten: ((row: MemoryRow, change: { created: boolean }) => Promise<unknown>)[] = [];
-  /** The change feed that keeps the catalog current with other replicas' writes (set by the app). */
+  /** The change feed that keeps the index current with other replicas' writes (set by the app). */
   feed: VectorFeed | undefined;
 
   constructor(
     readonly db: MemoryDatabase,
     readonly embedder: Embedder,
     readonly thresholds: StoreThresholds,
+    readonly index: MemoryIndex,
   ) {
-    this.catalog = new VectorCatalog(embedder.dimensions);
     this.hot = {
       rememberPlain: db.sql.prepare('memory_remember_plain', REMEMBER_PLAIN_SQL),
       remember: db.sql.prepare('memory_remember', REMEMBER_SQL),
@@ -137,14 +142,15 @@ export class MemoryStore {
   }
 
   /**
-   * Rebuilds the catalog from stored embeddings. Rows embedded by another model (or not at all)
-   * are embedded again and saved first: a change of EMBEDDER must not leave stale vectors.
+   * Rebuilds the index from stored embeddings. Rows embedded by another model (or not at all) are
+   * embedded again and saved first when `reembed` is set; otherwise they stay out of the search.
    */
   async rebuildIndex(
-    options: { reembed: boolean } = { reembed: true },
+    options: { reembed: boolean } = { reembed: false },
   ): Promise<{ indexed: number; reembedded: number; unembedded: number }> {
     const total = await this.prisma.memory.count();
-    this.catalog.reset(Math.max(1024, total));
+    await this.index.beginRebuild(total);
+    const kept = new Set<string>();
     let cursor: string | undefined;
     let indexed = 0;
     let reembedded = 0;
@@ -160,50 +166,64 @@ export class MemoryStore {
       const stale = page.filter((r) => !r.embedding || r.embeddingModel !== this.embedder.model);
       const fresh = new Map<string, Float32Array>();
       if (options.reembed && stale.length > 0) {
-        const vectors = await this.embedder.embed(stale.map((r) => r.content));
-        await this.prisma.$transaction(
-          stale.map((r, i) =>
-            this.prisma.memory.update({
-              where: { id: r.id },
-              data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: this.embedder.model },
-            }),
-          ),
-        );
-        for (const [i, r] of stale.entries()) fresh.set(r.id, vectors[i] as Float32Array);
+        for (const [id, vector] of await this.reembed(stale)) fresh.set(id, vector);
         reembedded += stale.length;
       }
-      for (const r of page) {
+      const items: IndexedItem[] = page.map((r) => {
         let vector = fresh.get(r.id) ?? null;
         if (!vector && r.embedding && r.embeddingModel === this.embedder.model) vector = decodeEmbedding(r.embedding);
         if (vector) indexed++;
         else unembedded++;
-        this.catalog.put(r, vector);
-      }
+        kept.add(r.id);
+        return { row: r, vector };
+      });
+      await this.index.put(items);
+      this.indexChanges += items.length;
       cursor = page.at(-1)?.id;
       if (page.length < LOAD_PAGE) break;
     }
+    await this.index.endRebuild(kept);
     return { indexed, reembedded, unembedded };
   }
 
-  /**
-   * Re-reads memories named by the change feed into the catalog: a vector only where the text it
-   * was embedded from changed (re-inserting into the graph is the costly part), filter fields
-   * always, and removal of rows that are gone.
-   */
-  async applyChanges(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
+  /** Embeds these memories with the configured model and stores the vectors (one transaction). */
+  async reembed(rows: { id: string; content: string }[]): Promise<Map<string, Float32Array>> {
+    const vectors = await this.embedder.embed(rows.map((r) => r.content));
+    await this.prisma.$transaction(
+      rows.map((r, i) =>
+        this.prisma.memory.update({
+          where: { id: r.id },
+          data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: this.embedder.model },
+        }),
+      ),
+    );
+    return new Map(rows.map((r, i) => [r.id, vectors[i] as Float32Array]));
+  }
+
+  /** Reads memories with their stored vectors, as the index holds them. */
+  async indexedItems(ids: string[]): Promise<IndexedItem[]> {
+    if (ids.length === 0) return [];
     const rows = await this.prisma.memory.findMany({
       where: { id: { in: ids } },
       select: { ...CATALOG_COLUMNS, embedding: true, embeddingModel: true },
     });
-    const found = new Set<string>();
-    for (const r of rows) {
-      found.add(r.id);
-      const usable = r.embedding && r.embeddingModel === this.embedder.model;
-      if (usable && this.catalog.contentHashOf(r.id) === r.contentHash) this.catalog.touch(r);
-      else this.catalog.put(r, usable ? decodeEmbedding(r.embedding as Uint8Array) : null);
-    }
-    for (const id of ids) if (!found.has(id)) this.catalog.remove(id);
+    return rows.map((r) => ({
+      row: r,
+      vector: r.embedding && r.embeddingModel === this.embedder.model ? decodeEmbedding(r.embedding) : null,
+    }));
+  }
+
+  /**
+   * Re-reads memories named by the change feed into the index (idempotent), and removes those
+   * whose rows are gone.
+   */
+  async applyChanges(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const items = await this.indexedItems(ids);
+    const found = new Set(items.map((i) => i.row.id));
+    await this.index.put(items);
+    await this.index.remove(ids.filter((id) => !found.has(id)));
+    this.indexChanges += ids.length;
   }
 
   /**
@@ -212,12 +232,12 @@ export class MemoryStore {
    * candidate any index brings is checked so, so a lagging index can never return what the
    * database says is gone, moved or rewritten; a stale entry found here is refreshed.
    * `indexedHash`: the hash as the index held it when searched (the feed may have refreshed the
-   * entry since, but the score came from the vector searched then).
+   * entry since, but the score came from the vector searched then); undefined for a candidate no
+   * vector scored (a full-text hit matched the row itself).
    */
-  confirms(row: MemoryRow, filter: MemoryFilter, indexedHash = this.catalog.contentHashOf(row.id)): boolean {
+  confirms(row: MemoryRow, filter: MemoryFilter, indexedHash: string | undefined): boolean {
     if (!matchesFilter(entryOf(row), filter)) {
-      const indexedEntry = this.catalog.entry(row.id);
-      if (indexedEntry && matchesFilter(indexedEntry, filter)) this.refreshSoon();
+      this.refreshSoon();
       return false;
     }
     if (indexedHash !== undefined && indexedHash !== row.contentHash) {
@@ -237,13 +257,39 @@ export class MemoryStore {
     k: number,
     filter: MemoryFilter,
   ): Promise<{ id: string; score: number; row: MemoryRow }[]> {
-    const hits = this.catalog.search(vector, k, filter);
-    const searched = this.catalog.contentHashesOf(hits.map((h) => h.id));
+    const hits = await this.index.search(vector, k, filter);
     const rows = await this.getMany(hits.map((h) => h.id));
     return hits.flatMap((h) => {
       const row = rows.get(h.id);
-      return row && this.confirms(row, filter, searched.get(h.id)) ? [{ ...h, row }] : [];
+      return row && this.confirms(row, filter, h.contentHash) ? [{ id: h.id, score: h.score, row }] : [];
     });
+  }
+
+  /** The index's `k` nearest that pass `filter` (not yet confirmed against rows). */
+  search(vector: Float32Array, k: number, filter: MemoryFilter, ef?: number): Promise<IndexHit[]> {
+    return this.index.search(vector, k, filter, ef);
+  }
+
+  /** Vectors of these memories as the index holds them (absent: no vector). */
+  async vectorsOf(ids: string[]): Promise<Map<string, Float32Array>> {
+    const held = await this.index.vectors(ids);
+    return new Map([...held].map(([id, m]) => [id, m.vector]));
+  }
+
+  /** Index writes, counted for the term statistics' staleness. */
+  async putIndexed(items: IndexedItem[]): Promise<void> {
+    await this.index.put(items);
+    this.indexChanges += items.length;
+  }
+
+  async touchIndexed(rows: CatalogRow[]): Promise<void> {
+    await this.index.touch(rows);
+    this.indexChanges += rows.length;
+  }
+
+  async removeIndexed(ids: string[]): Promise<void> {
+    await this.index.remove(ids);
+    this.indexChanges += ids.length;
   }
 
   async get(id: string): Promise<MemoryRow | null> {
@@ -260,7 +306,7 @@ export class MemoryStore {
   /** Re-reads the filter fields of memories after a write that did not change their vectors. */
   async refreshCatalog(where: Prisma.MemoryWhereInput): Promise<number> {
     const rows: CatalogRow[] = await this.prisma.memory.findMany({ where, select: CATALOG_COLUMNS });
-    for (const r of rows) this.catalog.touch(r);
+    await this.touchIndexed(rows);
     return rows.length;
   }
 
@@ -322,7 +368,7 @@ export class MemoryStore {
       return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
     }
     const row = fromSqlRow(created);
-    this.catalog.put(row, vector);
+    await this.putIndexed([{ row, vector }]);
     if (retire) await this.refreshCatalog({ id: retire.id });
     for (const listener of this.contentWritten) await listener(row, { created: true });
     return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };
@@ -368,8 +414,8 @@ export class MemoryStore {
       });
       return updated;
     });
-    if (vector) this.catalog.put(row, vector);
-    else this.catalog.touch(row);
+    if (vector) await this.putIndexed([{ row, vector }]);
+    else await this.touchIndexed([row]);
     if (contentChanged || (patch.namespace !== undefined && patch.namespace !== before.namespace))
       for (const listener of this.contentWritten) await listener(row, { created: false });
     return row;
@@ -392,7 +438,7 @@ export class MemoryStore {
       });
       return updated;
     });
-    this.catalog.touch(row);
+    await this.touchIndexed([row]);
     return row;
   }
 

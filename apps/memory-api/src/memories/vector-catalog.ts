@@ -10,6 +10,9 @@ export interface CatalogRow {
   validUntil: Date | null;
   tags: string[] | null;
   metadata: unknown;
+  /** Carried into a shared index's payload when the row was read with them. */
+  memoryType?: string;
+  updatedAt?: Date;
 }
 
 /** A row whose vector is being indexed: the content hash says which text the vector is of. */

@@ -18,6 +18,14 @@ export interface VectorFeedOptions {
   apply(changes: FeedChanges): Promise<void>;
   /** Rebuilds the indexes from the rows (at start, and when the log was trimmed past the position). */
   rebuild(): Promise<void>;
+  /**
+   * For an index that outlives the replicas (a shared one): where it was left, so a start catches
+   * up from there instead of rebuilding (null: never built, rebuild), and how to record progress.
+   */
+  saved?: {
+    load(): Promise<number | null>;
+    store(position: number): Promise<void>;
+  };
   onError(err: unknown): void;
 }
 
@@ -29,6 +37,8 @@ export interface VectorFeedOptions {
 const GAP_WAIT_MS = 10_000;
 const PAGE = 5000;
 const TRIM_EVERY_MS = 60_000;
+/** A saved position is written at most this often (and once more on stop). */
+const SAVE_EVERY_MS = 1_000;
 
 /**
  * Keeps this replica's in-process indexes current with writes from every replica. Triggers append
@@ -49,6 +59,8 @@ export class VectorFeed {
   private timers: NodeJS.Timeout[] = [];
   private unlisten: (() => Promise<void>) | undefined;
   private readonly readLog: PreparedQuery;
+  private savedPosition = 0;
+  private lastSave = 0;
 
   constructor(
     private readonly db: MemoryDatabase,
@@ -64,9 +76,17 @@ export class VectorFeed {
     );
   }
 
-  /** Takes a position, builds the indexes, then follows the log. */
+  /** Takes a position (a saved one, or a new one and a rebuild), then follows the log. */
   async start(): Promise<void> {
-    await this.resync();
+    const saved = await this.options.saved?.load();
+    const horizon = await this.horizon();
+    if (saved !== undefined && saved !== null && saved >= horizon) {
+      this.position = saved;
+      this.savedPosition = saved;
+      await this.pull();
+    } else {
+      await this.resync();
+    }
     this.unlisten = await this.db.listen(FEED_CHANNEL, () => void this.catchUp());
     this.timers.push(setInterval(() => void this.catchUp(), this.options.pollMs));
     this.timers.push(setInterval(() => void this.trim().catch(this.options.onError), TRIM_EVERY_MS));
@@ -78,6 +98,7 @@ export class VectorFeed {
     for (const t of this.timers) clearInterval(t);
     await this.unlisten?.();
     await this.running;
+    await this.save(true).catch(this.options.onError);
   }
 
   /**
@@ -144,8 +165,27 @@ export class VectorFeed {
         await this.options.apply({ memories: [...memories], documents: [...documents] });
       }
       this.advance();
+      await this.save(false);
       if (read < PAGE || this.stopped) return;
     }
+  }
+
+  private async horizon(): Promise<number> {
+    const [row] = await this.db.sql.query<{ horizon: string }>(
+      'SELECT trimmed_through::text AS horizon FROM vector_change_horizon WHERE id = 1',
+    );
+    return Number(row?.horizon ?? 0);
+  }
+
+  /** Records the position of a saved index, at most every SAVE_EVERY_MS unless `now`. */
+  private async save(now: boolean): Promise<void> {
+    const { saved } = this.options;
+    if (!saved || this.position <= this.savedPosition) return;
+    if (!now && Date.now() - this.lastSave < SAVE_EVERY_MS) return;
+    this.lastSave = Date.now();
+    const position = this.position;
+    await saved.store(position);
+    this.savedPosition = position;
   }
 
   /** Moves the position over applied ids, and over a gap once it has waited GAP_WAIT_MS. */
@@ -187,5 +227,6 @@ export class VectorFeed {
     this.seen.clear();
     this.gap = undefined;
     await this.options.rebuild();
+    await this.save(true);
   }
 }

@@ -19,11 +19,15 @@ export function orTsQuery(query: string): string {
   return [...new Set(words)].join(' | ');
 }
 
-export function vectorArm(store: MemoryStore, query: Float32Array, n: number, filter: MemoryFilter): ArmHit[] {
-  return store.catalog
-    .search(query, n, filter, RECALL_EF)
-    .filter((h) => h.score > 0)
-    .map((h) => ({ id: h.id, signal: h.score }));
+/** Vector hits, with the hash of the text each searched vector was embedded from. */
+export async function vectorArm(
+  store: MemoryStore,
+  query: Float32Array,
+  n: number,
+  filter: MemoryFilter,
+): Promise<(ArmHit & { contentHash: string | undefined })[]> {
+  const hits = await store.search(query, n, filter, RECALL_EF);
+  return hits.filter((h) => h.score > 0).map((h) => ({ id: h.id, signal: h.score, contentHash: h.contentHash }));
 }
 
 /** Full text: Okapi BM25 over Postgres's tsvector (see bm25.ts); the arm keeps the spec's name `fts5`. */
@@ -34,16 +38,22 @@ export const ftsArm = (store: MemoryStore, query: string, n: number, filter: Mem
  * One ranking from both signals at once: cosine similarity plus full-text rank scaled to the best
  * text match, half and half. Unlike fusion it compares scores, not ranks.
  */
-export function hybridArm(store: MemoryStore, query: Float32Array, vector: ArmHit[], text: ArmHit[]): ArmHit[] {
+export async function hybridArm(
+  store: MemoryStore,
+  query: Float32Array,
+  vector: ArmHit[],
+  text: ArmHit[],
+): Promise<ArmHit[]> {
   const topText = Math.max(0, ...text.map((h) => h.signal));
   const sim = new Map(vector.map((h) => [h.id, h.signal]));
   const textRank = new Map(text.map((h) => [h.id, h.signal]));
   const ids = new Set([...sim.keys(), ...textRank.keys()]);
+  const textOnly = await store.vectorsOf([...textRank.keys()].filter((id) => !sim.has(id)));
   const hits: ArmHit[] = [];
   for (const id of ids) {
     let s = sim.get(id);
     if (s === undefined) {
-      const v = store.catalog.vector(id);
+      const v = textOnly.get(id);
       s = v ? dot(query, v) : 0;
     }
     const t = topText > 0 ? (textRank.get(id) ?? 0) / topText : 0;
@@ -66,6 +76,7 @@ export async function graphArm(store: MemoryStore, seeds: ArmHit[], filter: Memo
     select: { sourceId: true, targetId: true, weight: true },
   });
   const score = new Map(seedScore);
+  const entries = await store.index.entries([...new Set(edges.flatMap((e) => [e.sourceId, e.targetId]))]);
   for (const e of edges) {
     for (const [from, to] of [
       [e.sourceId, e.targetId],
@@ -73,7 +84,7 @@ export async function graphArm(store: MemoryStore, seeds: ArmHit[], filter: Memo
     ] as const) {
       const s = seedScore.get(from);
       if (s === undefined) continue;
-      const entry = store.catalog.entry(to);
+      const entry = entries.get(to);
       if (!entry || !matchesFilter(entry, filter)) continue;
       const via = s * e.weight * 0.9;
       if (via > (score.get(to) ?? 0)) score.set(to, via);

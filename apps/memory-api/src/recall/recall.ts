@@ -55,9 +55,10 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
   textSearch.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const stats = needsVector ? await termStatistics(store).get(input.filter.namespace) : null;
   const queryVector = needsVector ? await questionVector(store, asked.text, stats) : null;
-  const vector: ArmHit[] = queryVector ? vectorArm(store, queryVector, n, input.filter) : [];
+  const vectorHits = queryVector ? await vectorArm(store, queryVector, n, input.filter) : [];
+  const vector: ArmHit[] = vectorHits;
   // Which text each hit's vector was embedded from when searched: checked against the rows below.
-  const searchedHashes = store.catalog.contentHashesOf(vector.map((h) => h.id));
+  const searchedHashes = new Map(vectorHits.map((h) => [h.id, h.contentHash]));
   const text: ArmHit[] = await textSearch;
 
   const arm = (name: ArmName, hits: ArmHit[]): WeightedArm => ({ name, weight: ARM_WEIGHTS[name], hits });
@@ -70,7 +71,7 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
       arms = [arm('fts5', text)];
       break;
     case 'hybrid':
-      arms = [arm('hybrid', hybridArm(store, queryVector as Float32Array, vector, text))];
+      arms = [arm('hybrid', await hybridArm(store, queryVector as Float32Array, vector, text))];
       break;
     case 'graph':
       // Seeds and their neighbours, as before fusion was tuned: the vector list 1.0, the graph 0.8.
@@ -90,8 +91,7 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
   for (const r of contenders) {
     const row = rows.get(r.id);
     // What the database says is gone, moved or rewritten is not returned, whatever an index said.
-    if (!row || !store.confirms(row, input.filter, searchedHashes.get(r.id) ?? store.catalog.contentHashOf(r.id)))
-      continue;
+    if (!row || !store.confirms(row, input.filter, searchedHashes.get(r.id))) continue;
     const boosts = boostsFor(row, now);
     const score = clientScore(r.score * boosts.factor);
     if (score < input.minScore) continue;

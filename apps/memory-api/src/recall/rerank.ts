@@ -65,8 +65,9 @@ export async function rerank(
     lend(s.before, s, RERANK_WEIGHTS.back * f.fused);
   }
   // A neighbour joins the candidates only if it passes the recall's filter (tags, time...).
+  const lenderEntries = await store.index.entries([...lenders.keys()]);
   for (const id of lenders.keys()) {
-    const entry = store.catalog.entry(id);
+    const entry = lenderEntries.get(id);
     if (!entry || !matchesFilter(entry, question.filter)) lenders.delete(id);
   }
   const newcomers = [...lenders.keys()].filter((id) => !where.has(id));

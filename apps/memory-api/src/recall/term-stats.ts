@@ -12,12 +12,12 @@ export interface TermStats {
 interface Cached {
   stats: TermStats;
   builtAt: number;
-  /** The catalog's size when built: a cheap signal that many memories came or went since. */
-  catalogSize: number;
+  /** The store's count of index writes when built: a cheap signal that many memories changed since. */
+  changesAtBuild: number;
   rebuilding?: Promise<void>;
 }
 
-/** Rebuilt when the store grew or shrank by this share since, or when older than MAX_AGE_MS. */
+/** Rebuilt when this share of the namespace's memories changed since, or when older than MAX_AGE_MS. */
 const STALE_SHARE = 0.1;
 const MAX_AGE_MS = 5 * 60_000;
 
@@ -63,17 +63,17 @@ export class TermStatistics {
   }
 
   private stale(c: Cached): boolean {
-    const size = this.store.catalog.size;
-    return Date.now() - c.builtAt > MAX_AGE_MS || Math.abs(size - c.catalogSize) > STALE_SHARE * c.catalogSize + 10;
+    const changed = this.store.indexChanges - c.changesAtBuild;
+    return Date.now() - c.builtAt > MAX_AGE_MS || changed > STALE_SHARE * c.stats.docs + 10;
   }
 
   private async build(namespace: string | undefined): Promise<Cached> {
-    const catalogSize = this.store.catalog.size;
+    const changesAtBuild = this.store.indexChanges;
     const sql = this.store.db.sql;
     const [size] = await sql.query<{ docs: number; average: number }>(SIZE_SQL, [namespace ?? null]);
     const rows = await sql.query<{ word: string; ndoc: number }>(STATS_SQL, [namespace ?? null]);
     const df = new Map(rows.map((r) => [r.word, Number(r.ndoc)]));
     const stats = { docs: Number(size?.docs ?? 0), averageLength: Number(size?.average ?? 0), df };
-    return { stats, builtAt: Date.now(), catalogSize };
+    return { stats, builtAt: Date.now(), changesAtBuild };
   }
 }

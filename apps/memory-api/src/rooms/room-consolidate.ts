@@ -37,7 +37,13 @@ function keeperOrder(a: Candidate, b: Candidate): number {
  * the same namespace.
  * Groups are joined transitively; a pinned memory is never removed.
  */
-function planSegment(store: MemoryStore, members: Candidate[], threshold: number, segment: number): MergeGroup[] {
+async function planSegment(
+  store: MemoryStore,
+  members: Candidate[],
+  threshold: number,
+  segment: number,
+): Promise<MergeGroup[]> {
+  const vectors = await store.vectorsOf(members.map((m) => m.id));
   const parent = members.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i] as number] as number;
@@ -45,10 +51,10 @@ function planSegment(store: MemoryStore, members: Candidate[], threshold: number
   };
   const best = new Map<number, number>();
   for (let i = 0; i < members.length; i++) {
-    const vi = store.catalog.vector((members[i] as Candidate).id);
+    const vi = vectors.get((members[i] as Candidate).id);
     if (!vi) continue;
     for (let j = i + 1; j < members.length; j++) {
-      const vj = store.catalog.vector((members[j] as Candidate).id);
+      const vj = vectors.get((members[j] as Candidate).id);
       // Never across namespaces: a room may gather tenants' memories, but merging them would mix tenants.
       if (!vj || (members[j] as Candidate).namespace !== (members[i] as Candidate).namespace) continue;
       const s = dot(vi, vj);
@@ -72,11 +78,11 @@ function planSegment(store: MemoryStore, members: Candidate[], threshold: number
   for (const group of groups.values()) {
     const sorted = [...group].sort(keeperOrder);
     const keep = sorted[0] as Candidate;
-    const keepVector = store.catalog.vector(keep.id) as Float32Array;
+    const keepVector = vectors.get(keep.id) as Float32Array;
     const remove = sorted
       .slice(1)
       .filter((m) => !m.pinned)
-      .map((m) => ({ id: m.id, similarity: round(dot(keepVector, store.catalog.vector(m.id) as Float32Array)) }));
+      .map((m) => ({ id: m.id, similarity: round(dot(keepVector, vectors.get(m.id) as Float32Array)) }));
     if (remove.length > 0) out.push({ segment, keep: { id: keep.id, content: keep.content }, remove });
   }
   return out;
@@ -93,7 +99,7 @@ export async function planConsolidation(store: MemoryStore, roomId: string, thre
   );
   const groups: MergeGroup[] = [];
   for (let s = 0; s * SEGMENT_SIZE < members.length; s++) {
-    groups.push(...planSegment(store, members.slice(s * SEGMENT_SIZE, (s + 1) * SEGMENT_SIZE), threshold, s));
+    groups.push(...(await planSegment(store, members.slice(s * SEGMENT_SIZE, (s + 1) * SEGMENT_SIZE), threshold, s)));
   }
   return { members: members.length, segments: Math.ceil(members.length / SEGMENT_SIZE), groups };
 }

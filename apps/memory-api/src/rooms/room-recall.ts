@@ -97,12 +97,11 @@ export async function semanticMembers(
   if (dot(q, q) === 0) return [];
   const memoryFilter = { namespace: filter.namespace, at: filter.at };
   const best: { id: string; score: number }[] = [];
+  const held = await store.index.vectors(ids);
   for (const id of ids) {
-    const entry = store.catalog.entry(id);
-    if (!entry || !matchesFilter(entry, memoryFilter)) continue;
-    const v = store.catalog.vector(id);
-    if (!v) continue;
-    const score = dot(q, v);
+    const m = held.get(id);
+    if (!m || !matchesFilter(m.entry, memoryFilter)) continue;
+    const score = dot(q, m.vector);
     if (score < options.minScore || score <= 0) continue;
     best.push({ id, score });
   }

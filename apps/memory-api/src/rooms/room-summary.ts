@@ -39,11 +39,12 @@ function topCounts(values: (string | null)[], n: number): { value: string; count
  * cluster leader at or above `threshold`, else leads a new cluster. Members without a vector
  * stand alone. Clusters come back largest first, ties by the leader's join order.
  */
-export function clusterMembers(store: MemoryStore, members: Member[], threshold: number): Cluster[] {
+export async function clusterMembers(store: MemoryStore, members: Member[], threshold: number): Promise<Cluster[]> {
+  const vectors = await store.vectorsOf(members.map((m) => m.id));
   const leaders: { vector: Float32Array; cluster: Member[] }[] = [];
   const all: Member[][] = [];
   for (const m of members) {
-    const v = store.catalog.vector(m.id);
+    const v = vectors.get(m.id);
     let home: Member[] | undefined;
     if (v) {
       let best = threshold;
@@ -114,7 +115,7 @@ export async function summarizeRoom(store: MemoryStore, room: RoomRow, options: 
       params,
     )
   ).reverse();
-  const clusters = clusterMembers(store, members, options.threshold);
+  const clusters = await clusterMembers(store, members, options.threshold);
   const iso = (v: Date | string | undefined) => (v === undefined ? null : new Date(v).toISOString());
   return {
     room_id: room.id,

@@ -98,3 +98,10 @@ export type VectorChange = Prisma.VectorChangeModel
  * it missed changes it can no longer read, and rebuilds its index.
  */
 export type VectorChangeHorizon = Prisma.VectorChangeHorizonModel
+/**
+ * Model SharedVectorIndex
+ * How far a shared vector index (Qdrant) has applied vector_changes, per collection: every change
+ * up to `position` is in it. Kept in the database because the index outlives every replica; a
+ * collection with no row here, or a position below the trim horizon, is rebuilt from the rows.
+ */
+export type SharedVectorIndex = Prisma.SharedVectorIndexModel

@@ -114,8 +114,9 @@ export const maintenanceRoutes: FastifyPluginAsync<MemoryContext> = async (app, 
       if (remove.pinned) throw conflict(`memory ${removeId} (id_remove) is pinned; unpin it first`);
       if (remove.status !== 'active' && !hardDelete)
         throw conflict(`memory ${removeId} (id_remove) is already deprecated`);
-      const a = store.catalog.vector(keepId);
-      const b = store.catalog.vector(removeId);
+      const vectors = await store.vectorsOf([keepId, removeId]);
+      const a = vectors.get(keepId);
+      const b = vectors.get(removeId);
       const similarity = a && b ? Math.round(dot(a, b) * 10_000) / 10_000 : null;
       const removed = await mergeGroup(
         store,

@@ -105,7 +105,7 @@ export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
       let imported = 0;
       // A batch's rows are written on the database's thread while the previous batch's vectors go
       // into the index here (the index's insert is most of an import's cost at 100k memories).
-      let previous: Promise<() => void> | undefined;
+      let previous: Promise<() => Promise<void>> | undefined;
       const index = async () => {
         const pending = previous;
         previous = undefined;
@@ -116,9 +116,10 @@ export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
           const batch = records.slice(start, start + IMPORT_BATCH).map((r) => ({ ...r, id: r.id ?? randomUUID() }));
           const vectors = await store.embedder.embed(batch.map((r) => r.content));
           const written = writeBatch(store, batch, vectors).then((inserted) => () => {
-            for (const [i, r] of batch.entries())
-              if (inserted.has(r.id)) store.catalog.put(r, vectors[i] as Float32Array);
             imported += inserted.size;
+            return store.putIndexed(
+              batch.flatMap((r, i) => (inserted.has(r.id) ? [{ row: r, vector: vectors[i] as Float32Array }] : [])),
+            );
           });
           written.catch(() => {}); // awaited below, after the previous batch is indexed
           await index();

@@ -410,7 +410,8 @@ export const ModelName = {
   GraphNode: 'GraphNode',
   GraphEdge: 'GraphEdge',
   VectorChange: 'VectorChange',
-  VectorChangeHorizon: 'VectorChangeHorizon'
+  VectorChangeHorizon: 'VectorChangeHorizon',
+  SharedVectorIndex: 'SharedVectorIndex'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -426,7 +427,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge" | "memoryBacklink" | "room" | "roomMember" | "document" | "roomDocument" | "memoryDocRef" | "graphNode" | "graphEdge" | "vectorChange" | "vectorChangeHorizon"
+    modelProps: "serviceMeta" | "memory" | "memoryEvent" | "memoryEdge" | "memoryBacklink" | "room" | "roomMember" | "document" | "roomDocument" | "memoryDocRef" | "graphNode" | "graphEdge" | "vectorChange" | "vectorChangeHorizon" | "sharedVectorIndex"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1466,6 +1467,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SharedVectorIndex: {
+      payload: Prisma.$SharedVectorIndexPayload<ExtArgs>
+      fields: Prisma.SharedVectorIndexFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SharedVectorIndexFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SharedVectorIndexFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        findFirst: {
+          args: Prisma.SharedVectorIndexFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SharedVectorIndexFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        findMany: {
+          args: Prisma.SharedVectorIndexFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>[]
+        }
+        create: {
+          args: Prisma.SharedVectorIndexCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        createMany: {
+          args: Prisma.SharedVectorIndexCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SharedVectorIndexCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>[]
+        }
+        delete: {
+          args: Prisma.SharedVectorIndexDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        update: {
+          args: Prisma.SharedVectorIndexUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        deleteMany: {
+          args: Prisma.SharedVectorIndexDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SharedVectorIndexUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SharedVectorIndexUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>[]
+        }
+        upsert: {
+          args: Prisma.SharedVectorIndexUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SharedVectorIndexPayload>
+        }
+        aggregate: {
+          args: Prisma.SharedVectorIndexAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSharedVectorIndex>
+        }
+        groupBy: {
+          args: Prisma.SharedVectorIndexGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SharedVectorIndexGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SharedVectorIndexCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SharedVectorIndexCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1678,6 +1753,15 @@ export const VectorChangeHorizonScalarFieldEnum = {
 } as const
 
 export type VectorChangeHorizonScalarFieldEnum = (typeof VectorChangeHorizonScalarFieldEnum)[keyof typeof VectorChangeHorizonScalarFieldEnum]
+
+
+export const SharedVectorIndexScalarFieldEnum = {
+  collection: 'collection',
+  position: 'position',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SharedVectorIndexScalarFieldEnum = (typeof SharedVectorIndexScalarFieldEnum)[keyof typeof SharedVectorIndexScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1995,6 +2079,7 @@ export type GlobalOmitConfig = {
   graphEdge?: Prisma.GraphEdgeOmit
   vectorChange?: Prisma.VectorChangeOmit
   vectorChangeHorizon?: Prisma.VectorChangeHorizonOmit
+  sharedVectorIndex?: Prisma.SharedVectorIndexOmit
 }
 
 /* Types for Logging */

@@ -64,7 +64,8 @@ export const ModelName = {
   GraphNode: 'GraphNode',
   GraphEdge: 'GraphEdge',
   VectorChange: 'VectorChange',
-  VectorChangeHorizon: 'VectorChangeHorizon'
+  VectorChangeHorizon: 'VectorChangeHorizon',
+  SharedVectorIndex: 'SharedVectorIndex'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -256,6 +257,15 @@ export const VectorChangeHorizonScalarFieldEnum = {
 } as const
 
 export type VectorChangeHorizonScalarFieldEnum = (typeof VectorChangeHorizonScalarFieldEnum)[keyof typeof VectorChangeHorizonScalarFieldEnum]
+
+
+export const SharedVectorIndexScalarFieldEnum = {
+  collection: 'collection',
+  position: 'position',
+  updatedAt: 'updatedAt'
+} as const
+
+export type SharedVectorIndexScalarFieldEnum = (typeof SharedVectorIndexScalarFieldEnum)[keyof typeof SharedVectorIndexScalarFieldEnum]
 
 
 export const SortOrder = {

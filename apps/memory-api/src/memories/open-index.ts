@@ -1,0 +1,39 @@
+import { type Embedder, QdrantVectorStore } from '@trove/embeddings';
+import type { MemoryConfig } from '../config.ts';
+import type { MemoryDatabase } from '../db.ts';
+import { CatalogIndex, type MemoryIndex } from './memory-index.ts';
+import { type RowLoader, SharedIndex } from './shared-index.ts';
+import { VectorCatalog } from './vector-catalog.ts';
+
+/** The configured vector index: Qdrant shared by every replica when QDRANT_URL is set, else in process. */
+export function openIndex(config: MemoryConfig, embedder: Embedder, loadRows: RowLoader): MemoryIndex {
+  if (!config.QDRANT_URL) return new CatalogIndex(new VectorCatalog(embedder.dimensions));
+  const store = new QdrantVectorStore({
+    url: config.QDRANT_URL,
+    apiKey: config.QDRANT_API_KEY,
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    prefix: config.QDRANT_COLLECTION_PREFIX,
+  });
+  return new SharedIndex(store, store.collection, loadRows);
+}
+
+/** Where a shared index stands in the change log, kept in the database beside the log. */
+export function sharedIndexPosition(db: MemoryDatabase, collection: string) {
+  return {
+    async load(): Promise<number | null> {
+      const [row] = await db.sql.query<{ position: string }>(
+        'SELECT position::text AS position FROM shared_vector_index WHERE collection = $1',
+        [collection],
+      );
+      return row ? Number(row.position) : null;
+    },
+    async store(position: number): Promise<void> {
+      await db.sql.query(
+        `INSERT INTO shared_vector_index (collection, position, updated_at) VALUES ($1, $2::bigint, now())
+         ON CONFLICT (collection) DO UPDATE SET position = GREATEST(shared_vector_index.position, EXCLUDED.position), updated_at = now()`,
+        [collection, position],
+      );
+    },
+  };
+}
