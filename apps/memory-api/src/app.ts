@@ -1,4 +1,4 @@
-import type { Embedder } from '@trove/embeddings';
+import type { Embedder, VectorStore } from '@trove/embeddings';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -46,6 +46,8 @@ export interface MemoryAppOptions {
   db: MemoryDatabase;
   /** Defaults to the configured one (EMBEDDER). */
   embedder?: Embedder;
+  /** A vector store shared with other replicas, instead of the configured index (tests). */
+  sharedVectors?: VectorStore;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface MemoryAppOptions {
  * The vector index is built from stored embeddings before the first request is served.
  */
 export const memoryApp = fp<MemoryAppOptions>(
-  async (app, { config, db, embedder }) => {
+  async (app, { config, db, embedder, sharedVectors }) => {
     // Only the database: memory-api shares nothing through Redis, so it neither opens nor waits for it.
     await app.register(serviceKit, { service: SERVICE, checks: { database: () => db.ping() } });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
@@ -62,8 +64,9 @@ export const memoryApp = fp<MemoryAppOptions>(
     if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);
     // Only an embedder this app opened is closed with it; one handed in belongs to the caller.
     if (!embedder && resolved.close) app.addHook('onClose', () => resolved.close?.() as Promise<void>);
-    const index = openIndex(config, resolved, (ids) => store.indexedItems(ids));
-    app.addHook('onClose', () => index.close());
+    const index = openIndex(config, resolved, (ids) => store.indexedItems(ids), sharedVectors);
+    // A store handed in belongs to the caller.
+    if (!sharedVectors) app.addHook('onClose', () => index.close());
     if (index.shared) app.readiness.add('vector index', () => index.ping());
     const store: MemoryStore = new MemoryStore(
       db,
@@ -125,6 +128,7 @@ export async function buildMemoryApp(
   config: MemoryConfig,
   logger: Logger,
   embedder?: Embedder,
+  sharedVectors?: VectorStore,
 ): Promise<FastifyInstance> {
   const db = await openMemoryDatabase(config, config.MIGRATE_ON_START, logger);
   const server = createServer({
@@ -135,7 +139,12 @@ export async function buildMemoryApp(
     pluginTimeout: 0,
   });
   try {
-    await server.register(memoryApp, { config, db, ...(embedder ? { embedder } : {}) });
+    await server.register(memoryApp, {
+      config,
+      db,
+      ...(embedder ? { embedder } : {}),
+      ...(sharedVectors ? { sharedVectors } : {}),
+    });
   } catch (err) {
     // A refused start (another embedding model, an unreachable dependency) lets go of the
     // database, so that the command that fixes it can open the same directory.

@@ -40,6 +40,8 @@ try {
   }
   process.exit(0);
 } catch (err) {
-  process.stderr.write(`${SERVICE}: ${err instanceof ConfigError ? '' : 're-embedding failed: '}${(err as Error).message}\n`);
+  process.stderr.write(
+    `${SERVICE}: ${err instanceof ConfigError ? '' : 're-embedding failed: '}${(err as Error).message}\n`,
+  );
   process.exit(err instanceof ConfigError ? EXIT_CONFIG : 1);
 }

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@trove/data';
-import { type Embedder, GloveEmbedder, GrpcEmbedder, HashEmbedder } from '@trove/embeddings';
+import { type Embedder, GloveEmbedder, GrpcEmbedder, HashEmbedder, type VectorStore } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { startEmbedder } from '../../../tests/support/processes.ts';
@@ -60,7 +60,13 @@ export interface TestApp {
 }
 
 export async function openTestApp(
-  options: { env?: Record<string, string>; embedder?: Embedder; database?: 'pglite' | 'postgres' } = {},
+  options: {
+    env?: Record<string, string>;
+    embedder?: Embedder;
+    database?: 'pglite' | 'postgres';
+    /** A vector store shared with other test apps (the shared-index path, as with Qdrant). */
+    sharedVectors?: VectorStore;
+  } = {},
 ): Promise<TestApp> {
   let throwaway: ThrowawayDatabase | undefined;
   const env: Record<string, string> = { DATA_DIR: 'memory://', EMBEDDER: 'hash', ...options.env };
@@ -69,7 +75,8 @@ export async function openTestApp(
     env.DATABASE_URL = throwaway.url;
     env.MIGRATE_ON_START = 'apply';
   }
-  const app = await buildMemoryApp(readConfig(env), logger, options.embedder ?? (await defaultTestEmbedder()));
+  const embedder = options.embedder ?? (await defaultTestEmbedder());
+  const app = await buildMemoryApp(readConfig(env), logger, embedder, options.sharedVectors);
   return {
     app,
     async call(method, url, body, token) {

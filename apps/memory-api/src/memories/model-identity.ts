@@ -34,9 +34,7 @@ export async function checkStoredModel(store: MemoryStore): Promise<void> {
   const model = store.embedder.model;
   const others = await otherStoredModels(store, model);
   if (others.length === 0) return;
-  const made = others
-    .map((o) => `${o.memories} memories and ${o.documents} documents by ${o.model}`)
-    .join(', ');
+  const made = others.map((o) => `${o.memories} memories and ${o.documents} documents by ${o.model}`).join(', ');
   throw new Error(
     `stored vectors were made by another embedding model (${made}) than the configured one (${model} with ${store.embedder.dimensions} dimensions): re-embed them with \`npm run reembed -w apps/memory-api\` (or the migrate image's \`memory-api-reembed\`) under the new settings, or start with the old model's settings`,
   );

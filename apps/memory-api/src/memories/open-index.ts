@@ -1,12 +1,22 @@
-import { type Embedder, QdrantVectorStore } from '@trove/embeddings';
+import { type Embedder, QdrantVectorStore, type VectorStore } from '@trove/embeddings';
 import type { MemoryConfig } from '../config.ts';
 import type { MemoryDatabase } from '../db.ts';
 import { CatalogIndex, type MemoryIndex } from './memory-index.ts';
 import { type RowLoader, SharedIndex } from './shared-index.ts';
 import { VectorCatalog } from './vector-catalog.ts';
 
-/** The configured vector index: Qdrant shared by every replica when QDRANT_URL is set, else in process. */
-export function openIndex(config: MemoryConfig, embedder: Embedder, loadRows: RowLoader): MemoryIndex {
+/**
+ * The configured vector index: Qdrant shared by every replica when QDRANT_URL is set, else in
+ * process. `shared` hands in another shared store (tests share one EmbeddedVectorStore between
+ * replicas in one process, to run the shared path where no Qdrant server is available).
+ */
+export function openIndex(
+  config: MemoryConfig,
+  embedder: Embedder,
+  loadRows: RowLoader,
+  shared?: VectorStore,
+): MemoryIndex {
+  if (shared) return new SharedIndex(shared, `${config.QDRANT_COLLECTION_PREFIX}_${embedder.model}`, loadRows);
   if (!config.QDRANT_URL) return new CatalogIndex(new VectorCatalog(embedder.dimensions));
   const store = new QdrantVectorStore({
     url: config.QDRANT_URL,

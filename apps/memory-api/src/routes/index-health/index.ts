@@ -1,10 +1,10 @@
+import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
-import { badRequest } from '@trove/service-kit';
 import { reloadDocumentIndex } from '../../documents/document-index.ts';
 import { decodeEmbedding } from '../../memories/embedding-codec.ts';
-import { reembedAll } from '../../memories/model-identity.ts';
 import type { MemoryStore } from '../../memories/memory-store.ts';
+import { reembedAll } from '../../memories/model-identity.ts';
 
 const PAGE = 5000;
 
