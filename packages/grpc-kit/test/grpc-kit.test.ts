@@ -66,6 +66,28 @@ describe('grpc-kit against a real server process on loopback', () => {
     expect(reply.model).toBe('fixture:req-42');
   });
 
+  it('echoes the request id in the trailers', async () => {
+    const raw = new grpc.Client(`127.0.0.1:${fixture.grpcPort}`, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('x-request-id', 'req-trailer-1');
+    try {
+      const trailers = await new Promise<grpc.Metadata>((resolve, reject) => {
+        const call = raw.makeUnaryRequest(
+          '/trove.embedder.v1.EmbedderService/ListModels',
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.alloc(0),
+          metadata,
+          (err) => err && reject(err),
+        );
+        call.on('status', (status) => resolve(status.metadata));
+      });
+      expect(trailers.get('x-request-id')).toEqual(['req-trailer-1']);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('maps a handler error to its status code and message', async () => {
     const err = await client.getModel({ model: 'nope' }).catch((e) => e);
     expect(hasGrpcCode(err, GrpcStatus.NOT_FOUND)).toBe(true);
