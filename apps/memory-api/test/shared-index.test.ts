@@ -149,6 +149,74 @@ function suite(name: string, openStore: () => VectorStore) {
 
 suite('one in-process store', () => new EmbeddedVectorStore(DIMS));
 
+/** The shared store with a switch that makes every call fail, as an unreachable Qdrant does. */
+class Unplugged extends EmbeddedVectorStore {
+  down = false;
+  private check(): void {
+    if (this.down) throw new Error('connect ECONNREFUSED 127.0.0.1:6333');
+  }
+  override async upsert(...args: Parameters<EmbeddedVectorStore['upsert']>) {
+    this.check();
+    return super.upsert(...args);
+  }
+  override async delete(ids: string[]) {
+    this.check();
+    return super.delete(ids);
+  }
+  override async search(...args: Parameters<EmbeddedVectorStore['search']>) {
+    this.check();
+    return super.search(...args);
+  }
+  override async retrieve(ids: string[]) {
+    this.check();
+    return super.retrieve(ids);
+  }
+}
+
+describe.skipIf(missing('postgres'))('a shared vector store that cannot be reached', () => {
+  it('refuses what needs it with a 503 naming it, acknowledges the rest, and catches up once it is back', async () => {
+    const db = await createThrowawayDatabase(postgresUrl as string, 'memory');
+    const store = new Unplugged(DIMS);
+    const t = await openTestApp({
+      env: { DATABASE_URL: db.url, MIGRATE_ON_START: 'apply', CHANGE_FEED_POLL_MS: '50' },
+      sharedVectors: store,
+    });
+    const vectorIds = async (query: string) =>
+      (await t.call('POST', '/recall', { query, namespace: 'n', strategy: 'vector' })).body.map(
+        (r: { id: string }) => r.id,
+      );
+    try {
+      const kept = (await t.call('POST', '/remember', { content: 'the lift is serviced every march', namespace: 'n' }))
+        .body;
+      const gone = (await t.call('POST', '/remember', { content: 'parking permits renew in june', namespace: 'n' }))
+        .body;
+      store.down = true;
+      // A new memory needs the index for its duplicate and contradiction checks: refused, nothing stored.
+      const refused = await t.call('POST', '/remember', { content: 'the roof was repaired in may', namespace: 'n' });
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatch(/^in-process HNSW could not be read: connect ECONNREFUSED/);
+      expect((await t.call('POST', '/list', { namespace: 'n', include_meta: true })).body.total).toBe(2);
+      expect(
+        (await t.call('POST', '/recall', { query: 'lift serviced', namespace: 'n', strategy: 'vector' })).status,
+      ).toBe(503);
+      // Full text does not need the vector store; a forget does not wait for it.
+      const text = await t.call('POST', '/recall', { query: 'lift serviced', namespace: 'n', strategy: 'fts5' });
+      expect(text.body.map((r: { id: string }) => r.id)).toEqual([kept.id]);
+      expect((await t.call('DELETE', `/forget?id=${gone.id}`)).status).toBe(200);
+      store.down = false;
+      const deadline = Date.now() + 10_000;
+      while ((await store.payload(gone.id))?.status !== 'deprecated' && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await vectorIds('parking permits renew')).not.toContain(gone.id);
+      expect(await vectorIds('lift serviced')).toEqual([kept.id]);
+      expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
+    } finally {
+      await t.close();
+      await db.drop();
+    }
+  });
+});
+
 const qdrantUrl = process.env.QDRANT_URL;
 if (qdrantUrl) {
   suite('Qdrant', () =>

@@ -94,6 +94,8 @@ export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
 export class MemoryStore {
   /** Index writes made by this replica or applied from the feed (term statistics watch it). */
   indexChanges = 0;
+  /** Told when a committed write could not reach a shared index (the app logs it). */
+  indexWriteFailed: (err: unknown) => void = () => {};
   /** The statements every write or recall runs, planned once (see SqlDriver.prepare). */
   private readonly hot: Record<
     'rememberPlain' | 'remember' | 'sameContent' | 'byId' | 'byIds' | 'countAccess',
@@ -276,20 +278,32 @@ export class MemoryStore {
     return new Map([...held].map(([id, m]) => [id, m.vector]));
   }
 
-  /** Index writes, counted for the term statistics' staleness. */
-  async putIndexed(items: IndexedItem[]): Promise<void> {
-    await this.index.put(items);
-    this.indexChanges += items.length;
+  /** Index writes after a committed write, counted for the term statistics' staleness. */
+  putIndexed(items: IndexedItem[]): Promise<void> {
+    return this.indexWrite(() => this.index.put(items), items.length);
   }
 
-  async touchIndexed(rows: CatalogRow[]): Promise<void> {
-    await this.index.touch(rows);
-    this.indexChanges += rows.length;
+  touchIndexed(rows: CatalogRow[]): Promise<void> {
+    return this.indexWrite(() => this.index.touch(rows), rows.length);
   }
 
-  async removeIndexed(ids: string[]): Promise<void> {
-    await this.index.remove(ids);
-    this.indexChanges += ids.length;
+  removeIndexed(ids: string[]): Promise<void> {
+    return this.indexWrite(() => this.index.remove(ids), ids.length);
+  }
+
+  /**
+   * The row is committed when this runs, so a shared index that cannot be reached must not fail
+   * the request: the change log, written with the row, brings the change to the index once it can
+   * be reached (the feed keeps retrying from its position).
+   */
+  private async indexWrite(write: () => Promise<void>, count: number): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      if (!this.index.shared) throw err;
+      this.indexWriteFailed(err);
+    }
+    this.indexChanges += count;
   }
 
   async get(id: string): Promise<MemoryRow | null> {

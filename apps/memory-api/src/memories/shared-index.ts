@@ -1,4 +1,5 @@
 import type { VectorFilter, VectorPayload, VectorRecord, VectorStore } from '@trove/embeddings';
+import { serviceUnavailable } from '@trove/service-kit';
 import type { CatalogEntry, MemoryFilter } from './filters.ts';
 import type { IndexedItem, IndexedMemory, IndexHit, MemoryIndex } from './memory-index.ts';
 import { type CatalogRow, entryOf } from './vector-catalog.ts';
@@ -71,7 +72,7 @@ export class SharedIndex implements MemoryIndex {
   }
 
   async search(query: Float32Array, k: number, filter: MemoryFilter): Promise<IndexHit[]> {
-    const hits = await this.store.search(query, k, vectorFilter(filter));
+    const hits = await this.reading(() => this.store.search(query, k, vectorFilter(filter)));
     return hits.map((h) => ({ id: h.id, score: h.score, contentHash: h.contentHash }));
   }
 
@@ -83,10 +84,10 @@ export class SharedIndex implements MemoryIndex {
     return out;
   }
 
+  /** From the rows, not the store: the truth, and no round trip to the store for a filter check. */
   async entries(ids: string[]): Promise<Map<string, CatalogEntry>> {
-    const out = new Map<string, CatalogEntry>();
-    for (const [id, r] of await this.retrieve(ids)) out.set(id, entryFromPayload(r.payload));
-    return out;
+    const items = await this.loadRows(ids);
+    return new Map(items.map((i) => [i.row.id, entryOf(i.row)]));
   }
 
   async put(items: IndexedItem[]): Promise<void> {
@@ -144,8 +145,18 @@ export class SharedIndex implements MemoryIndex {
   private async retrieve(ids: string[]): Promise<Map<string, VectorRecord>> {
     const out = new Map<string, VectorRecord>();
     for (let i = 0; i < ids.length; i += 1000) {
-      for (const [id, r] of await this.store.retrieve(ids.slice(i, i + 1000))) out.set(id, r);
+      const page = await this.reading(() => this.store.retrieve(ids.slice(i, i + 1000)));
+      for (const [id, r] of page) out.set(id, r);
     }
     return out;
+  }
+
+  /** A read the caller waits on: an unreachable store is a 503 that names it, not a 500. */
+  private async reading<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      throw serviceUnavailable(`${this.description} could not be read: ${(err as Error).message}`, 5);
+    }
   }
 }

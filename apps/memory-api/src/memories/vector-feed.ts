@@ -151,6 +151,7 @@ export class VectorFeed {
       }
       const memories = new Set<string>();
       const documents = new Set<string>();
+      const applying: number[] = [];
       let read = 0;
       for (const r of rows) {
         if (r.id === null) continue;
@@ -158,12 +159,14 @@ export class VectorFeed {
         const id = Number(r.id);
         after = id;
         if (this.seen.has(id)) continue;
-        this.seen.add(id);
+        applying.push(id);
         (r.entity === 'document' ? documents : memories).add(r.entity_id);
       }
       if (memories.size + documents.size > 0) {
         await this.options.apply({ memories: [...memories], documents: [...documents] });
       }
+      // Only once applied: changes whose apply failed (an index out of reach) are read again.
+      for (const id of applying) this.seen.add(id);
       this.advance();
       await this.save(false);
       if (read < PAGE || this.stopped) return;
