@@ -40,8 +40,9 @@ for (const [name, env] of Object.entries(SERVERS)) {
 const grpc = clients.batching as GrpcEmbedder;
 
 try {
-  const load = (embed: (t: string[]) => Promise<unknown>, batch: number, callers: number) =>
-    closedLoop(embed, texts, { batch, clients: callers, seconds });
+  /** server: the embedder process whose CPU time counts with this one's. */
+  const load = (embed: (t: string[]) => Promise<unknown>, batch: number, callers: number, server?: RunningEmbedder) =>
+    closedLoop(embed, texts, { batch, clients: callers, seconds, servers: server ? [server.child.pid as number] : [] });
   // Warm up both paths (JIT, connections) before anything is measured.
   await load((t) => glove.embed(t), 32, 8);
   await load((t) => grpc.embed(t), 32, 8);
@@ -57,23 +58,27 @@ try {
         grid.set(key, cells);
         // Back to back in each round, so that both see the same machine load.
         cells.local.add(await load((t) => glove.embed(t), batch, callers));
-        cells.remote.add(await load((t) => grpc.embed(t), batch, callers));
+        cells.remote.add(await load((t) => grpc.embed(t), batch, callers, servers.batching));
       }
     }
     for (const [name, client] of Object.entries(clients)) {
       const cell = batching.get(name) ?? new Cell();
       batching.set(name, cell);
-      cell.add(await load((t) => client.embed(t), 1, 32));
+      cell.add(await load((t) => client.embed(t), 1, 32, servers[name]));
     }
   }
 
-  console.log(`GloVe (${glove.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms\n`);
   console.log(
-    `${'batch x callers'.padEnd(16)}${'in process'.padEnd(36)}${'gRPC on loopback'.padEnd(36)}gRPC / in process`,
+    `GloVe (${glove.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms; ` +
+      'cpu: CPU time per text (over gRPC: client and embedder processes together)\n',
   );
+  const head = `${'batch x callers'.padEnd(16)}${'in process'.padEnd(50)}${'gRPC on loopback'.padEnd(50)}`;
+  console.log(`${head}gRPC / in process: texts/s, cpu`);
   for (const [key, { local, remote }] of grid) {
-    const ratio = `${Math.round((remote.rate / local.rate) * 100)}%`;
-    console.log(`${key.padEnd(16)}${local.describe().padEnd(36)}${remote.describe().padEnd(36)}${ratio}`);
+    const rate = `${Math.round((remote.rate / local.rate) * 100)}%`.padStart(5);
+    const cpu = `${Math.round((remote.cpuPerText / local.cpuPerText) * 100)}%`.padStart(6);
+    const cells = `${local.describe({ cpu: true }).padEnd(50)}${remote.describe({ cpu: true }).padEnd(50)}`;
+    console.log(`${key.padEnd(16)}${cells}${rate} ${cpu}`);
   }
   console.log('\n32 callers, one text each, over gRPC');
   const off = batching.get('no batching') as Cell;
@@ -81,7 +86,8 @@ try {
     const env = Object.entries(SERVERS[name as keyof typeof SERVERS])
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
-    console.log(`${`${name} (${env})`.padEnd(40)}${cell.describe().padEnd(36)}x${(cell.rate / off.rate).toFixed(2)}`);
+    const label = `${name} (${env})`.padEnd(46);
+    console.log(`${label}${cell.describe({ cpu: true }).padEnd(50)}x${(cell.rate / off.rate).toFixed(2)}`);
   }
 } finally {
   for (const client of Object.values(clients)) await client.close();

@@ -24,6 +24,14 @@ export interface Measured {
   textsPerSecond: number;
   /** Latency of one call, ms. */
   latencies: number[];
+  /** CPU time per text in µs, this process and the `servers` given to closedLoop together. */
+  cpuPerText: number;
+}
+
+/** CPU time a process has used so far, µs, from /proc (Linux): user + system clock ticks. */
+export function processCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /**
@@ -33,11 +41,16 @@ export interface Measured {
 export async function closedLoop(
   embed: (texts: string[]) => Promise<unknown>,
   texts: string[],
-  options: { batch: number; clients: number; seconds: number },
+  options: { batch: number; clients: number; seconds: number; servers?: number[] },
 ): Promise<Measured> {
   const latencies: number[] = [];
   let done = 0;
   let cursor = 0;
+  const cpu = () => {
+    const own = process.cpuUsage();
+    return own.user + own.system + (options.servers ?? []).reduce((sum, pid) => sum + processCpu(pid), 0);
+  };
+  const cpuBefore = cpu();
   const started = performance.now();
   const until = started + options.seconds * 1000;
   await Promise.all(
@@ -52,7 +65,11 @@ export async function closedLoop(
       }
     }),
   );
-  return { textsPerSecond: done / ((performance.now() - started) / 1000), latencies };
+  return {
+    textsPerSecond: done / ((performance.now() - started) / 1000),
+    latencies,
+    cpuPerText: (cpu() - cpuBefore) / done,
+  };
 }
 
 export function percentile(xs: number[], p: number): number {
@@ -68,16 +85,23 @@ export function median(xs: number[]): number {
 export class Cell {
   readonly rates: number[] = [];
   readonly latencies: number[] = [];
+  readonly cpu: number[] = [];
   add(m: Measured): void {
     this.rates.push(m.textsPerSecond);
     this.latencies.push(...m.latencies);
+    this.cpu.push(m.cpuPerText);
   }
   get rate(): number {
     return median(this.rates);
   }
-  describe(): string {
+  /** CPU µs per text, median of the rounds. */
+  get cpuPerText(): number {
+    return median(this.cpu);
+  }
+  describe(options: { cpu?: boolean } = {}): string {
     const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-    return `${Math.round(this.rate).toLocaleString('en-US').padStart(7)} /s  p50 ${ms(percentile(this.latencies, 50)).padStart(6)}  p99 ${ms(percentile(this.latencies, 99)).padStart(6)}`;
+    const cpu = options.cpu ? `  cpu ${Math.round(this.cpuPerText).toString().padStart(4)} µs` : '';
+    return `${Math.round(this.rate).toLocaleString('en-US').padStart(7)} /s  p50 ${ms(percentile(this.latencies, 50)).padStart(6)}  p99 ${ms(percentile(this.latencies, 99)).padStart(6)}${cpu}`;
   }
 }
 
