@@ -18,7 +18,7 @@ export const configSchema = {
   }),
   TFJS_DEVICE: env.oneOf(TFJS_DEVICES, {
     description:
-      'Where `tfjs` runs: `webgpu` (a GPU through Dawn and Vulkan; refuses to start without one), `wasm`, `cpu`, or `auto` (webgpu when a GPU answers, else cpu, with a warning in the log)',
+      'Where `tfjs` runs: `webgpu` (a GPU through Dawn and Vulkan; refuses to start without one), `wasm`, `cpu`, or `auto` (webgpu when a GPU answers, else wasm, with a warning in the log)',
     default: 'auto',
   }),
   EMBEDDINGS_CACHE_DIR: env.string({

@@ -44,14 +44,14 @@ describe('embedder process with the tfjs backend', () => {
     await embedder?.stop();
   });
 
-  it('with TFJS_DEVICE=auto runs on the GPU when there is one, else on cpu saying why', async () => {
+  it('with TFJS_DEVICE=auto runs on the GPU when there is one, else on wasm saying why', async () => {
     const { model } = await client.getModel({});
     expect(model).toMatchObject({ backend: 'tfjs', id: 'glove-sg-100d-sif-pc1-v2-top10000', dimensions: 100 });
     if (gpu) {
       expect(model?.device).toBe('webgpu');
     } else {
-      expect(model?.device).toBe('cpu');
-      expect(embedder.output()).toMatch(/no GPU for tfjs: no GPU adapter .*running on cpu instead/);
+      expect(model?.device).toBe('wasm');
+      expect(embedder.output()).toMatch(/no GPU for tfjs: no GPU adapter .*running on wasm instead/);
     }
   });
 
@@ -70,7 +70,7 @@ describe('embedder process with the tfjs backend', () => {
     if (gpu) return; // on a GPU node it starts: the test above covers it
     const { code, output } = await refusal({ TFJS_DEVICE: 'webgpu' });
     expect(code).toBe(1);
-    expect(output).toMatch(/TFJS_DEVICE=webgpu but no GPU adapter .* set TFJS_DEVICE=auto to fall back to cpu/);
+    expect(output).toMatch(/TFJS_DEVICE=webgpu but no GPU adapter .* set TFJS_DEVICE=auto to fall back to wasm/);
   }, 120_000);
 
   it('refuses to start when the model directory is not there', async () => {
