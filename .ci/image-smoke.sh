@@ -32,7 +32,9 @@ smoke() {
     --health-interval 2s --health-start-period 0s -e "PORT=$port" "$image" >/dev/null
   start=$SECONDS
   status=starting
-  while [ $((SECONDS - start)) -lt 120 ]; do
+  # A bound for a process that never gets healthy, not for speed: on a busy 2-core machine
+  # memory-api's first start (GloVe cache load, migrations of an empty database) took over 2 minutes.
+  while [ $((SECONDS - start)) -lt 300 ]; do
     status=$(docker inspect -f '{{.State.Health.Status}}' "$name")
     [ "$status" = healthy ] && break
     [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
