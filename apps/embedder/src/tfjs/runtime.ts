@@ -14,8 +14,9 @@ import type { TfjsDevice, TfjsDeviceSetting } from './devices.ts';
 export type { TfjsDevice, TfjsDeviceSetting } from './devices.ts';
 
 /**
- * Where `auto` runs without a GPU: on the shipped GloVe model, wasm ran 1.7-2.4x the texts per
- * second of cpu at batches of 8 to 512 and matched it at 1 (`npm run bench:tfjs -w apps/embedder`).
+ * Where `auto` runs without a GPU: on the shipped GloVe model, wasm ran 1.7-2.6x the texts per
+ * second of cpu at batches of 32 to 512 and about the same at 1 and 8 (`npm run bench:tfjs -w
+ * apps/embedder`).
  */
 export const FALLBACK_DEVICE: TfjsDevice = 'wasm';
 
