@@ -1,47 +1,20 @@
-import type { Clustering } from './clusters.ts';
-
 /**
- * Cluster adjacency as singly linked lists in one pool of typed arrays: each entry names a
- * neighbour and how many pixel edges the two share. Merging two clusters splices their lists in
- * O(1); stale and repeated entries are cleaned when a list is next read (see `compact`).
+ * Cluster adjacency as singly linked lists in one pool: each node is three consecutive Int32 slots
+ * (next node, neighbour, shared pixel edges), so following a list touches one cache line per node
+ * rather than three. Lists start out contiguous (built in two passes over the pixels); merging two
+ * clusters splices their lists in O(1); stale and repeated entries are cleaned by the reader when
+ * it next reads a list (see merge-by-area.ts).
  */
 export class Adjacency {
   readonly head: Int32Array;
   readonly tail: Int32Array;
-  next: Int32Array;
-  target: Int32Array;
-  weight: Int32Array;
-  private size = 0;
+  /** node k: [3k] next node (-1 ends the list), [3k + 1] neighbour, [3k + 2] weight. */
+  readonly nodes: Int32Array;
 
   constructor(clusters: number, capacity: number) {
     this.head = new Int32Array(clusters).fill(-1);
     this.tail = new Int32Array(clusters).fill(-1);
-    this.next = new Int32Array(Math.max(4, capacity));
-    this.target = new Int32Array(Math.max(4, capacity));
-    this.weight = new Int32Array(Math.max(4, capacity));
-  }
-
-  /** One more shared edge from a to b; boundaries come in runs, so repeat the last entry when it matches. */
-  addEdge(a: number, b: number): void {
-    const last = this.tail[a]!;
-    if (last >= 0 && this.target[last] === b) {
-      this.weight[last]! += 1;
-      return;
-    }
-    if (this.size === this.next.length) this.grow();
-    const node = this.size++;
-    this.target[node] = b;
-    this.weight[node] = 1;
-    this.next[node] = -1;
-    if (last >= 0) this.next[last] = node;
-    else this.head[a] = node;
-    this.tail[a] = node;
-  }
-
-  /** `weight` more shared edges from a to b, appended like `addEdge`. */
-  addEdges(a: number, b: number, weight: number): void {
-    this.addEdge(a, b);
-    this.weight[this.tail[a]!]! += weight - 1;
+    this.nodes = new Int32Array(3 * Math.max(1, capacity));
   }
 
   /** Moves every entry of `from` to the end of `into`'s list. */
@@ -49,90 +22,89 @@ export class Adjacency {
     const first = this.head[from]!;
     if (first < 0) return;
     if (this.head[into]! < 0) this.head[into] = first;
-    else this.next[this.tail[into]!] = first;
+    else this.nodes[3 * this.tail[into]!] = first;
     this.tail[into] = this.tail[from]!;
     this.head[from] = -1;
     this.tail[from] = -1;
   }
-
-  /**
-   * Rewrites the list of `id` so each entry names a current cluster (via `resolve`) exactly once,
-   * with summed weights, dropping entries that now point to `id` itself. `stamp` and `slot` are
-   * scratch arrays the size of the cluster count (stamp must never hold `id` beforehand).
-   */
-  compact(id: number, resolve: (i: number) => number, stamp: Int32Array, slot: Int32Array): void {
-    let node = this.head[id]!;
-    let last = -1;
-    while (node >= 0) {
-      const following = this.next[node]!;
-      const other = resolve(this.target[node]!);
-      if (other !== id) {
-        if (stamp[other] === id) this.weight[slot[other]!]! += this.weight[node]!;
-        else {
-          stamp[other] = id;
-          slot[other] = node;
-          this.target[node] = other;
-          if (last >= 0) this.next[last] = node;
-          else this.head[id] = node;
-          last = node;
-        }
-      }
-      node = following;
-    }
-    if (last >= 0) this.next[last] = -1;
-    else this.head[id] = -1;
-    this.tail[id] = last;
-  }
-
-  private grow(): void {
-    const bigger = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.next = bigger(this.next);
-    this.target = bigger(this.target);
-    this.weight = bigger(this.weight);
-  }
 }
 
 /**
- * Adjacency of the clusters plus each one's perimeter: pixel edges against other clusters or
- * keyed-out pixels (the image frame does not count). Single-pixel clusters get no list of their
- * own (the hierarchy reads their four neighbours from the pixels), only entries in their
- * neighbours' lists: on a noisy photo they are most clusters, and their lists most of the pool.
+ * Adjacency of the clusters named by `roots` (cluster per pixel, -1 for keyed-out pixels; ids below
+ * `count`) plus each one's perimeter: pixel edges against other clusters or keyed-out pixels (the
+ * image frame does not count). Two passes over the pixel edges in raster order: the first counts
+ * each cluster's entries, the second writes them, so every list lies contiguous in the pool.
+ * Boundaries come in runs: an edge to the neighbour of the cluster's previous entry adds weight
+ * instead of an entry.
  */
-export function buildAdjacency(clustering: Clustering): { adjacency: Adjacency; perimeter: Float64Array } {
-  const { width: w, height: h, labels, count, area } = clustering;
-  let entries = 0;
-  for (let c = 0; c < count; c++) if (area[c]! > 1) entries += area[c]!;
-  const adjacency = new Adjacency(count, Math.min(2 * entries + 64, 1 << 20));
-  const link = (a: number, b: number): void => {
-    if (area[a]! > 1) adjacency.addEdge(a, b);
-    if (area[b]! > 1) adjacency.addEdge(b, a);
-  };
+export function buildAdjacency(
+  width: number,
+  height: number,
+  roots: Int32Array,
+  count: number,
+): { adjacency: Adjacency; perimeter: Float64Array } {
   const perimeter = new Float64Array(count);
+  const lastTarget = new Int32Array(count).fill(-1);
+  const start = new Int32Array(count + 1);
+  // Pass 1: entries per cluster (and perimeters).
+  forEachEdge(width, height, roots, (a, b) => {
+    if (a >= 0) perimeter[a]! += 1;
+    if (b >= 0) perimeter[b]! += 1;
+    if (a < 0 || b < 0) return;
+    if (lastTarget[a] !== b) {
+      lastTarget[a] = b;
+      start[a + 1]! += 1;
+    }
+    if (lastTarget[b] !== a) {
+      lastTarget[b] = a;
+      start[b + 1]! += 1;
+    }
+  });
+  for (let c = 0; c < count; c++) start[c + 1]! += start[c]!;
+  const adjacency = new Adjacency(count, start[count]!);
+  const { head, tail, nodes } = adjacency;
+  const fill = start.slice(0, count);
+  lastTarget.fill(-1);
+  const add = (a: number, b: number): void => {
+    if (lastTarget[a] === b) {
+      nodes[3 * (fill[a]! - 1) + 2]! += 1;
+      return;
+    }
+    lastTarget[a] = b;
+    const node = fill[a]!++;
+    nodes[3 * node] = node + 1;
+    nodes[3 * node + 1] = b;
+    nodes[3 * node + 2] = 1;
+  };
+  // Pass 2: the entries, in the same order.
+  forEachEdge(width, height, roots, (a, b) => {
+    if (a < 0 || b < 0) return;
+    add(a, b);
+    add(b, a);
+  });
+  for (let c = 0; c < count; c++) {
+    if (fill[c] === start[c]) continue;
+    head[c] = start[c]!;
+    tail[c] = fill[c]! - 1;
+    nodes[3 * tail[c]!] = -1;
+  }
+  return { adjacency, perimeter };
+}
+
+/** Calls `visit(a, b)` for each pixel edge (right, then below neighbour) between different clusters. */
+function forEachEdge(w: number, h: number, roots: Int32Array, visit: (a: number, b: number) => void): void {
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
-      const label = labels[row + x]!;
+      const label = roots[row + x]!;
       if (x + 1 < w) {
-        const right = labels[row + x + 1]!;
-        if (right !== label) {
-          if (label >= 0) perimeter[label]! += 1;
-          if (right >= 0) perimeter[right]! += 1;
-          if (label >= 0 && right >= 0) link(label, right);
-        }
+        const right = roots[row + x + 1]!;
+        if (right !== label) visit(label, right);
       }
       if (y + 1 < h) {
-        const below = labels[row + w + x]!;
-        if (below !== label) {
-          if (label >= 0) perimeter[label]! += 1;
-          if (below >= 0) perimeter[below]! += 1;
-          if (label >= 0 && below >= 0) link(label, below);
-        }
+        const below = roots[row + w + x]!;
+        if (below !== label) visit(label, below);
       }
     }
   }
-  return { adjacency, perimeter };
 }

@@ -5,15 +5,14 @@ const BUCKETS = 256;
 
 /**
  * Priority queue of cluster ids by area for the hierarchy, where almost all traffic is small
- * clusters (noisy photos start with one cluster per pixel). Valid only for monotone use: nothing is
- * pushed below the area last popped, which holds because a merge only ever grows a cluster.
+ * clusters (noisy photos start with one cluster per pixel). A bucket is a stack (the id pushed last
+ * comes out first) in its own growing array: pushes and pops touch the end of one array, not slots
+ * scattered over a shared pool. Valid only for monotone use: nothing is pushed below the area last
+ * popped, which holds because a merge only ever grows a cluster.
  */
 export class AreaQueue {
-  private readonly head = new Int32Array(BUCKETS).fill(-1);
-  private ids: Int32Array;
-  private next: Int32Array;
-  private used = 0;
-  private free = -1;
+  private readonly stacks: Int32Array[] = [];
+  private readonly heights = new Int32Array(BUCKETS);
   private current = 1;
   private readonly heap: MinHeap;
   size = 0;
@@ -22,8 +21,9 @@ export class AreaQueue {
   area = 0;
 
   constructor(capacity: number) {
-    this.ids = new Int32Array(Math.max(4, capacity));
-    this.next = new Int32Array(Math.max(4, capacity));
+    // Room for a sixteenth of the clusters per bucket at first; buckets grow by doubling.
+    const initial = Math.max(16, capacity >> 4);
+    for (let b = 0; b < BUCKETS; b++) this.stacks.push(b < 32 ? new Int32Array(initial) : new Int32Array(16));
     this.heap = new MinHeap(64);
   }
 
@@ -33,42 +33,38 @@ export class AreaQueue {
       this.heap.push(area, id);
       return;
     }
-    let slot = this.free;
-    if (slot >= 0) this.free = this.next[slot]!;
-    else {
-      if (this.used === this.ids.length) this.grow();
-      slot = this.used++;
+    let stack = this.stacks[area]!;
+    const height = this.heights[area]!;
+    if (height === stack.length) {
+      const bigger = new Int32Array(2 * height);
+      bigger.set(stack);
+      this.stacks[area] = stack = bigger;
     }
-    this.ids[slot] = id;
-    this.next[slot] = this.head[area]!;
-    this.head[area] = slot;
+    stack[height] = id;
+    this.heights[area] = height + 1;
     if (area < this.current) this.current = area;
+  }
+
+  /** The smallest area queued (perhaps that of a stale entry); Infinity when empty. */
+  peekArea(): number {
+    while (this.current < BUCKETS && this.heights[this.current] === 0) this.current++;
+    if (this.current < BUCKETS) return this.current;
+    return this.heap.size > 0 ? this.heap.topPriority : Number.POSITIVE_INFINITY;
   }
 
   /** Removes the entry with the smallest area into `id` and `area`; call only when size > 0. */
   pop(): void {
     this.size--;
-    while (this.current < BUCKETS && this.head[this.current]! < 0) this.current++;
+    while (this.current < BUCKETS && this.heights[this.current] === 0) this.current++;
     if (this.current < BUCKETS) {
-      const slot = this.head[this.current]!;
-      this.head[this.current] = this.next[slot]!;
-      this.next[slot] = this.free;
-      this.free = slot;
-      this.id = this.ids[slot]!;
+      const height = this.heights[this.current]! - 1;
+      this.heights[this.current] = height;
+      this.id = this.stacks[this.current]![height]!;
       this.area = this.current;
       return;
     }
     this.id = this.heap.topId;
     this.area = this.heap.topPriority;
     this.heap.pop();
-  }
-
-  private grow(): void {
-    const ids = new Int32Array(this.ids.length * 2);
-    ids.set(this.ids);
-    const next = new Int32Array(this.next.length * 2);
-    next.set(this.next);
-    this.ids = ids;
-    this.next = next;
   }
 }

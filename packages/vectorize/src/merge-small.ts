@@ -1,0 +1,144 @@
+import type { AreaQueue } from './area-queue.ts';
+import type { Clustering } from './clusters.ts';
+import { type HierarchySettings, keepsLayer } from './hierarchy.ts';
+import type { MergeState } from './merge-state.ts';
+import * as R from './merge-state.ts';
+
+/**
+ * Phase one of the hierarchy: clusters of at most `maxArea` pixels, from the smallest up, with
+ * their neighbours read from the pixel grid around their own pixels. Noisy photos start with about
+ * one cluster per pixel and nearly all merging happens at these sizes: reading the pixels around a
+ * few pixels is cheaper than building and chasing adjacency lists for every cluster (phase two, for
+ * the few larger clusters left). Perimeter and neighbours come out exactly as adjacency lists
+ * would give them.
+ *
+ * Each pixel carries the cluster it currently belongs to (`owner`: relabelled when its cluster
+ * merges, at most `maxArea` pixels per merge), and each cluster a linked list of its pixels, so
+ * a visit reads no union-find chains: the hierarchy is bound by memory latency, and on a photo of
+ * 100k clusters every chased link was a likely cache miss.
+ */
+export function mergeSmallClusters(
+  clustering: Clustering,
+  state: MergeState,
+  settings: HierarchySettings,
+  queue: AreaQueue,
+  maxArea: number,
+): Int32Array {
+  const { width: w, height: h, labels } = clustering;
+  const { f, i } = state;
+  const I = 2 * R.RECORD;
+  const FIRST = R.FIRST;
+  const LAST = R.LAST;
+  const owner = labels.slice();
+  // Pixel lists: FIRST of the record, then nextPixel[...] until -1, LAST for O(1) concatenation.
+  const nextPixel = new Int32Array(w * h);
+  for (let p = w * h - 1; p >= 0; p--) {
+    const c = labels[p]!;
+    if (c < 0) continue;
+    const s = I * c;
+    if (i[s + FIRST]! < 0) i[s + LAST] = p;
+    nextPixel[p] = i[s + FIRST]!;
+    i[s + FIRST] = p;
+  }
+
+  // Single pixels first (nothing is smaller), in the order the queue would have returned them had
+  // they been pushed in id order: the highest id first, which for them is backwards in raster
+  // order. They are not queued: a merge never makes another cluster a single pixel.
+  for (let p = w * h - 1; p >= 0; p--) {
+    const id = labels[p]!;
+    if (id >= 0 && clustering.area[id] === 1 && owner[p] === id && f[R.RECORD * id + R.AREA] === 1) {
+      visitCluster(id, state, settings, queue, owner, nextPixel, w, h);
+    }
+  }
+  while (queue.size > 0 && queue.peekArea() <= maxArea) {
+    queue.pop();
+    const id = queue.id;
+    // Stale entries: merged away since, or grown (and queued again with the new area).
+    if (i[I * id + R.PARENT] === id && queue.area === f[R.RECORD * id + R.AREA]) {
+      visitCluster(id, state, settings, queue, owner, nextPixel, w, h);
+    }
+  }
+  return owner;
+}
+
+/**
+ * Merges cluster `id` into the neighbour of the nearest mean colour, reading its neighbours from
+ * the pixels around its own. A module-level function, not a closure: a closure made per call is a
+ * new call target for each image, and V8 threw the optimised caller away each time.
+ */
+function visitCluster(
+  id: number,
+  state: MergeState,
+  settings: HierarchySettings,
+  queue: AreaQueue,
+  owner: Int32Array,
+  nextPixel: Int32Array,
+  w: number,
+  h: number,
+): void {
+  const { f, i } = state;
+  // Local copies of the record layout: V8 (Node 20) reloads and re-checks module-level constants
+  // on every use in optimised code.
+  const RECORD = 16;
+  const I = 32;
+  const MEAN = 0;
+  const AREA = 4;
+  const STAMP = 10;
+  const FIRST = 12;
+  const LAST = 13;
+  const record = RECORD * id;
+  const r = f[record + MEAN]!;
+  const g = f[record + MEAN + 1]!;
+  const b = f[record + MEAN + 2]!;
+  const a = f[record + MEAN + 3]!;
+  // Perimeter: edges to other clusters and to keyed-out pixels, not to the image frame.
+  let perimeter = 0;
+  let best = -1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  let bestArea = 0;
+  for (let p = i[I * id + FIRST]!; p >= 0; p = nextPixel[p]!) {
+    const y = (p / w) | 0;
+    const x = p - y * w;
+    for (let k = 0; k < 4; k++) {
+      let q: number;
+      if (k === 0) q = y > 0 ? p - w : -1;
+      else if (k === 1) q = x > 0 ? p - 1 : -1;
+      else if (k === 2) q = x + 1 < w ? p + 1 : -1;
+      else q = y + 1 < h ? p + w : -1;
+      if (q < 0) continue;
+      const other = owner[q]!;
+      if (other === id) continue;
+      perimeter++;
+      if (other < 0) continue;
+      const s = I * other;
+      if (i[s + STAMP] === id) continue;
+      i[s + STAMP] = id;
+      const o = RECORD * other;
+      const distance =
+        Math.abs(f[o + MEAN]! - r) +
+        Math.abs(f[o + MEAN + 1]! - g) +
+        Math.abs(f[o + MEAN + 2]! - b) +
+        Math.abs(f[o + MEAN + 3]! - a);
+      // Ties: the larger neighbour, then the lower id (independent of the order of visiting).
+      const otherArea = f[o + AREA]!;
+      if (
+        distance < bestDistance ||
+        (distance === bestDistance && (otherArea > bestArea || (otherArea === bestArea && other < best)))
+      ) {
+        bestDistance = distance;
+        best = other;
+        bestArea = otherArea;
+      }
+    }
+  }
+  if (best < 0) {
+    state.keepAlone(id);
+    return;
+  }
+  state.merge(id, best, keepsLayer(f[record + AREA]!, perimeter, bestDistance, settings));
+  const firstPixel = i[I * id + FIRST]!;
+  for (let p = firstPixel; p >= 0; p = nextPixel[p]!) owner[p] = best;
+  nextPixel[i[I * best + LAST]!] = firstPixel;
+  i[I * best + LAST] = i[I * id + LAST]!;
+  queue.push(f[RECORD * best + AREA]!, best);
+}
