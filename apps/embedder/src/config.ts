@@ -28,7 +28,7 @@ export const configSchema = {
   }),
   BATCH_WINDOW_MS: env.int({
     description:
-      'Dynamic batching: how long the first waiting call waits for others to join its batch; 0 runs each call as soon as the model is free',
+      'Dynamic batching: how long the first waiting call waits for others to join its batch (skipped while callers come one at a time); 0 runs each call as soon as the model is free',
     default: 2,
     min: 0,
     max: 1_000,
