@@ -43,10 +43,10 @@ export function mergeByArea(
     const o = R.RECORD * c;
     for (let j = 0; j < 4; j++) {
       hot[HOT * k + MEAN + j] = f[o + R.MEAN + j]!;
-      sums[4 * k + j] = f[o + R.SUM + j]!;
+      sums[4 * k + j] = state.cold[o + R.SUM + j]!;
     }
     hot[HOT * k + AREA] = f[o + R.AREA]!;
-    hot[HOT * k + COLOR_AREA] = f[o + R.COLOR_AREA]!;
+    hot[HOT * k + COLOR_AREA] = state.cold[o + R.COLOR_AREA]!;
     link[2 * k] = k;
     link[2 * k + 1] = -1;
   }

@@ -79,8 +79,8 @@ function visitCluster(
   const { f, i } = state;
   // Local copies of the record layout: V8 (Node 20) reloads and re-checks module-level constants
   // on every use in optimised code.
-  const RECORD = 16;
-  const I = 32;
+  const RECORD = 8;
+  const I = 16;
   const MEAN = 0;
   const AREA = 4;
   const STAMP = 10;

@@ -1,30 +1,34 @@
 import type { Clustering } from './clusters.ts';
 
 /**
- * Everything the hierarchy keeps per cluster, in one 128-byte record: clusters are visited in area
- * order, all over the image, so each visit reads a few records at random; one record per cluster
- * costs one cache line and one page (one TLB entry) where a dozen parallel arrays cost a dozen,
- * which decided the speed on photos of 100k clusters (on a VM a TLB miss is a nested page walk).
+ * What the hierarchy keeps per cluster, in two records of one cache line each. Clusters are visited
+ * in area order, all over the image, so each visit reads a few clusters at random: the `hot` record
+ * holds everything looking at a neighbour reads (one cache line, one page) where a dozen parallel
+ * arrays cost a dozen, and what only merging reads sits apart in `cold`, so the hot records of a
+ * 100k-cluster photo take half the memory.
  */
-export const RECORD = 16; // doubles per record; the int32 view sees 2 × RECORD slots
-// First cache line: what looking at a neighbour reads. Float64 fields (index in doubles):
+export const RECORD = 8; // doubles per record; the int32 view of `hot` sees 2 × RECORD slots
+// Hot, Float64 fields (index in doubles):
 export const MEAN = 0; // 4: RGBA mean of the pixels whose colour the cluster carries
 export const AREA = 4; // pixels in the cluster's shape
-// Int32 fields (index in int32 slots; doubles 5–7):
+// Hot, Int32 fields (index in int32 slots; doubles 5–7):
 export const STAMP = 10; // scratch: the cluster whose neighbours were being listed when this was last seen
 export const PARENT = 11; // union-find link towards the cluster it merged into; itself for a root
 export const FIRST = 12; // first pixel of its pixel list (phase one)
 export const LAST = 13; // last pixel of its pixel list
 export const MERGED_INTO = 14; // cluster it merged into, -1 while a root
-// Second cache line: what merging reads. Float64 fields:
-export const SUM = 8; // 4: RGBA sums of the pixels whose colour the cluster carries
-export const COLOR_AREA = 12; // pixels in its colour (a kept layer adds its shape, not its colour)
+// Cold, Float64 fields:
+export const SUM = 0; // 4: RGBA sums of the pixels whose colour the cluster carries
+export const COLOR_AREA = 4; // pixels in its colour (a kept layer adds its shape, not its colour)
 const I = 2 * RECORD;
 
 /** Merge state of both phases of the hierarchy, and the results. */
 export class MergeState {
+  /** Hot records (Float64 view). */
   readonly f: Float64Array;
+  /** Hot records (Int32 view of the same memory). */
   readonly i: Int32Array;
+  readonly cold: Float64Array;
   /** Clusters kept as layers, in the order they were decided. */
   readonly layers: number[] = [];
 
@@ -32,16 +36,17 @@ export class MergeState {
     const { count } = clustering;
     this.f = new Float64Array(RECORD * count);
     this.i = new Int32Array(this.f.buffer);
-    const { f, i } = this;
+    this.cold = new Float64Array(RECORD * count);
+    const { f, i, cold } = this;
     for (let c = 0; c < count; c++) {
       const o = RECORD * c;
       const area = clustering.area[c]!;
-      f[o + SUM] = clustering.sumR[c]!;
-      f[o + SUM + 1] = clustering.sumG[c]!;
-      f[o + SUM + 2] = clustering.sumB[c]!;
-      f[o + SUM + 3] = clustering.sumA[c]!;
+      cold[o + SUM] = clustering.sumR[c]!;
+      cold[o + SUM + 1] = clustering.sumG[c]!;
+      cold[o + SUM + 2] = clustering.sumB[c]!;
+      cold[o + SUM + 3] = clustering.sumA[c]!;
+      cold[o + COLOR_AREA] = area;
       f[o + AREA] = area;
-      f[o + COLOR_AREA] = area;
       this.updateMean(c);
       const s = I * c;
       i[s + PARENT] = c;
@@ -60,13 +65,13 @@ export class MergeState {
   }
 
   updateMean(c: number): void {
-    const f = this.f;
+    const { f, cold } = this;
     const o = RECORD * c;
-    const inv = 1 / f[o + COLOR_AREA]!;
-    f[o + MEAN] = f[o + SUM]! * inv;
-    f[o + MEAN + 1] = f[o + SUM + 1]! * inv;
-    f[o + MEAN + 2] = f[o + SUM + 2]! * inv;
-    f[o + MEAN + 3] = f[o + SUM + 3]! * inv;
+    const inv = 1 / cold[o + COLOR_AREA]!;
+    f[o + MEAN] = cold[o + SUM]! * inv;
+    f[o + MEAN + 1] = cold[o + SUM + 1]! * inv;
+    f[o + MEAN + 2] = cold[o + SUM + 2]! * inv;
+    f[o + MEAN + 3] = cold[o + SUM + 3]! * inv;
   }
 
   /** The root of c's merge tree, halving the path on the way. */
@@ -83,16 +88,16 @@ export class MergeState {
 
   /** Merges `id` into `best`: its shape always, its colour unless it is kept as a layer. */
   merge(id: number, best: number, isLayer: boolean): void {
-    const f = this.f;
+    const { f, cold } = this;
     const o = RECORD * id;
     const t = RECORD * best;
     if (isLayer) this.layers.push(id);
     else {
-      f[t + SUM]! += f[o + SUM]!;
-      f[t + SUM + 1]! += f[o + SUM + 1]!;
-      f[t + SUM + 2]! += f[o + SUM + 2]!;
-      f[t + SUM + 3]! += f[o + SUM + 3]!;
-      f[t + COLOR_AREA]! += f[o + COLOR_AREA]!;
+      cold[t + SUM]! += cold[o + SUM]!;
+      cold[t + SUM + 1]! += cold[o + SUM + 1]!;
+      cold[t + SUM + 2]! += cold[o + SUM + 2]!;
+      cold[t + SUM + 3]! += cold[o + SUM + 3]!;
+      cold[t + COLOR_AREA]! += cold[o + COLOR_AREA]!;
       this.updateMean(best);
     }
     f[t + AREA]! += f[o + AREA]!;
