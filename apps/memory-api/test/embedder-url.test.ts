@@ -9,7 +9,7 @@ describe('memory-api with EMBEDDER_URL: embeds through a real embedder process',
   let app: Awaited<ReturnType<typeof buildMemoryApp>>;
 
   beforeAll(async () => {
-    embedder = await startEmbedder({ EMBEDDER_BACKEND: 'hash' });
+    embedder = await startEmbedder({ EMBEDDER_BACKEND: 'hash', LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
     const config = readConfig({
       DATA_DIR: 'memory://',
       EMBEDDER_URL: `dns:///${embedder.target}`,
@@ -35,6 +35,24 @@ describe('memory-api with EMBEDDER_URL: embeds through a real embedder process',
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json().checks.embedder).toBe('ok');
+  });
+
+  it("carries the HTTP request's id into the embedder's calls and logs", async () => {
+    const requestId = `trace-${Date.now()}`;
+    const stored = await app.inject({
+      method: 'POST',
+      url: '/remember',
+      headers: { 'x-request-id': requestId },
+      payload: { content: 'request ids follow a write into the embedder' },
+    });
+    expect(stored.statusCode).toBeLessThan(300);
+    const lines = embedder
+      .output()
+      .split('\n')
+      .filter((l) => l.includes(requestId))
+      .map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines[0]).toMatchObject({ requestId, grpcMethod: 'Embed', grpcCode: 'OK', msg: 'gRPC call completed' });
   });
 
   it('is not ready while the embedder is down', async () => {

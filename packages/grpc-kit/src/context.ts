@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Metadata, status } from '@grpc/grpc-js';
 import { type Context, context, propagation, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { currentRequestId } from '@trove/service-kit';
 
 export { status as GrpcStatus } from '@grpc/grpc-js';
 
@@ -44,8 +45,11 @@ const getter: TextMapGetter<Metadata> = {
   },
 };
 
-/** Outgoing metadata: the active OpenTelemetry context (traceparent...) and the request id. */
-export function outgoingMetadata(requestId?: string, extra?: Metadata): Metadata {
+/**
+ * Outgoing metadata: the active OpenTelemetry context (traceparent...) and the request id, by
+ * default the id of the request being served (an HTTP request, or a gRPC call) when there is one.
+ */
+export function outgoingMetadata(requestId = currentRequestId(), extra?: Metadata): Metadata {
   const metadata = extra?.clone() ?? new Metadata();
   propagation.inject(context.active(), metadata, setter);
   if (requestId && !metadata.get(REQUEST_ID_KEY).length) metadata.set(REQUEST_ID_KEY, requestId);

@@ -4,7 +4,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger, Registry } from '@trove/service-kit';
-import { Counter, Histogram } from '@trove/service-kit';
+import { Counter, Histogram, runWithRequestId } from '@trove/service-kit';
 import { HealthImplementation } from 'grpc-health-check';
 import { callDeadline, GrpcError, incomingContext, incomingRequestId, REQUEST_ID_KEY, statusName } from './context.ts';
 import {
@@ -202,7 +202,11 @@ export class GrpcServer {
         call.removeListener('cancelled', onCancel);
         this.inFlightCalls--;
         this.handled.labels({ ...labels, grpc_code: statusName(code) }).inc();
-        timer.observe((performance.now() - started) / 1000);
+        const seconds = (performance.now() - started) / 1000;
+        timer.observe(seconds);
+        // One line per call, as the HTTP services log each request: the request id a caller sent
+        // (x-request-id in metadata) ties it to the HTTP request that caused it.
+        log.info({ grpcCode: statusName(code), responseTime: Math.round(seconds * 1e4) / 10 }, 'gRPC call completed');
         span.setAttribute('rpc.grpc.status_code', code);
         if (error) span.setStatus({ code: SpanStatusCode.ERROR, message: `${statusName(code)}: ${error.message}` });
         span.end();
@@ -224,7 +228,9 @@ export class GrpcServer {
         log,
       };
       context
-        .with(trace.setSpan(parent, span), () => handler(request as never, callContext))
+        .with(trace.setSpan(parent, span), () =>
+          runWithRequestId(requestId, () => handler(request as never, callContext)),
+        )
         .then(
           (response) => finish(grpc.status.OK, null, response),
           (err: unknown) => {

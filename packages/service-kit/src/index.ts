@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './health.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
+export { currentRequestId, runWithRequestId } from './request-context.ts';
 export { findUnstorableText, unstorableText } from './request-validation.ts';
 export * from './run.ts';
 export * from './server-env.ts';

@@ -5,6 +5,7 @@ import { errorBody, handleError, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
+import { runWithRequestId } from './request-context.ts';
 import { refuseUnstorableAddress, refuseUnstorableBody, strictBodyValidation } from './request-validation.ts';
 
 declare module 'fastify' {
@@ -106,8 +107,11 @@ export const serviceKit = fp<ServiceKitOptions>(
     app.decorate('metricsRegistry', registry);
     app.decorate('readiness', readiness);
 
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook, so that the rest of the request (later hooks, the handler) runs inside
+    // the request's context; an async hook's continuation would not reliably carry it.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      runWithRequestId(String(request.id), done);
     });
     app.addHook('onRequest', refuseUnstorableAddress);
     app.addHook('preClose', async () => readiness.startDraining());
