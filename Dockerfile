@@ -78,10 +78,18 @@ LABEL org.opencontainers.image.title="trove-errors-api" \
 CMD ["node", "--import", "tsx", "apps/errors-api/src/server.ts"]
 
 # gRPC text embedding; the side port (PORT) answers /livez, /readyz and /metrics.
+# The Vulkan loader is for the tfjs backend on GPU nodes (webgpu through Dawn); the NVIDIA
+# container runtime mounts the driver when the pod asks for a GPU and graphics capability.
 FROM runtime AS embedder
+USER root
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libvulkan1 \
+ && rm -rf /var/lib/apt/lists/*
+USER node
 COPY --from=glove /cache/ /app/cache/glove/
-ENV PORT=8770 GRPC_PORT=50051 EMBEDDINGS_CACHE_DIR=/app/cache/glove
-EXPOSE 50051 8770
+ENV PORT=8770 GRPC_PORT=50051 EMBEDDINGS_CACHE_DIR=/app/cache/glove \
+    NVIDIA_DRIVER_CAPABILITIES=compute,utility,graphics
+EXPOSE 8770 50051
 LABEL org.opencontainers.image.title="trove-embedder" \
       org.opencontainers.image.description="Trove embedder: text embedding inference over gRPC"
 CMD ["node", "--import", "tsx", "apps/embedder/src/server.ts"]

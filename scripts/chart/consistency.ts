@@ -11,9 +11,15 @@ import { type Container, containersOf, type KubeObject } from './kube-objects.ts
 
 export const ROOT = join(import.meta.dirname, '../..');
 
-/** Dockerfile targets that build a process image, with the port each EXPOSEs. */
-export function dockerfileTargets(dockerfile = join(ROOT, 'Dockerfile')): Map<string, number | undefined> {
-  const targets = new Map<string, number | undefined>();
+/** Ports a target EXPOSEs: HTTP first, then gRPC for a backend (`EXPOSE 8770 50051`). */
+export interface ExposedPorts {
+  http: number;
+  grpc?: number;
+}
+
+/** Dockerfile targets that build a process image, with the ports each EXPOSEs. */
+export function dockerfileTargets(dockerfile = join(ROOT, 'Dockerfile')): Map<string, ExposedPorts | undefined> {
+  const targets = new Map<string, ExposedPorts | undefined>();
   let current: string | undefined;
   for (const line of readFileSync(dockerfile, 'utf8').split('\n')) {
     const from = /^FROM \S+ AS ([a-z-]+)$/.exec(line);
@@ -21,8 +27,10 @@ export function dockerfileTargets(dockerfile = join(ROOT, 'Dockerfile')): Map<st
       current = from[1];
       targets.set(current as string, undefined);
     }
-    const expose = /^EXPOSE (\d+)/.exec(line);
-    if (expose && current) targets.set(current, Number(expose[1]));
+    const expose = /^EXPOSE (\d+)(?: (\d+))?/.exec(line);
+    if (expose && current) {
+      targets.set(current, { http: Number(expose[1]), ...(expose[2] ? { grpc: Number(expose[2]) } : {}) });
+    }
   }
   for (const internal of ['base', 'manifests', 'build', 'deps', 'runtime', 'glove']) targets.delete(internal);
   return targets;
@@ -82,8 +90,11 @@ async function checkContainer(objects: KubeObject[], { owner, container }: Conta
     problems.push(`${where}: GRPC_PORT=${value('GRPC_PORT')} but the grpc containerPort is ${grpc}`);
   }
   const exposed = targets.get(target);
-  if (exposed !== undefined && exposed !== http) {
-    problems.push(`${where}: the image EXPOSEs ${exposed} but the chart serves HTTP on ${http}`);
+  if (exposed !== undefined && exposed.http !== http) {
+    problems.push(`${where}: the image EXPOSEs ${exposed.http} but the chart serves HTTP on ${http}`);
+  }
+  if (exposed !== undefined && exposed.grpc !== grpc) {
+    problems.push(`${where}: the image EXPOSEs gRPC port ${exposed.grpc} but the chart serves gRPC on ${grpc}`);
   }
   for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
     const get = (container[probe] as { httpGet?: { path: string; port: number | string } } | undefined)?.httpGet;
