@@ -12,9 +12,16 @@ const run = promisify(execFile);
 export const IMAGE_TAG = process.env.TROVE_STACK_IMAGES || undefined;
 export const MODE = IMAGE_TAG ? 'containers' : 'processes';
 
+/** The processes of the stack: the three APIs and the gRPC backends. */
+export type StackApp = AppName | 'embedder' | 'vectorizer-worker';
+const GRPC_BACKENDS: StackApp[] = ['embedder', 'vectorizer-worker'];
+
 export interface Launched {
   name: string;
+  /** The HTTP port: the API, or a backend's side port (/livez, /readyz, /metrics). */
   url: string;
+  /** A backend's gRPC target (127.0.0.1:port); undefined for the APIs. */
+  target?: string;
   logs(): Promise<string>;
   stop(): Promise<void>;
 }
@@ -24,7 +31,7 @@ export const imagesRequirement: Requirement = {
   name: `Docker engine and the trove-*:${IMAGE_TAG} images`,
   absent() {
     if (spawnSync('docker', ['info'], { stdio: 'ignore' }).status !== 0) return 'no running Docker engine';
-    for (const target of ['memory-api', 'vectorize-api', 'errors-api', 'migrate']) {
+    for (const target of ['memory-api', 'vectorize-api', 'errors-api', 'embedder', 'migrate']) {
       const image = `trove-${target}:${IMAGE_TAG}`;
       if (spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' }).status !== 0)
         return `no image ${image}`;
@@ -36,10 +43,19 @@ export const imagesRequirement: Requirement = {
 
 const READY_TIMEOUT_MS = 180_000;
 
-export async function launch(app: AppName, name: string, env: Record<string, string>): Promise<Launched> {
+export async function launch(app: StackApp, name: string, env: Record<string, string>): Promise<Launched> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const all = { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env };
+  const grpcPort = GRPC_BACKENDS.includes(app) ? await freePort() : undefined;
+  const target = grpcPort === undefined ? undefined : `127.0.0.1:${grpcPort}`;
+  const all: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    ...(grpcPort === undefined ? {} : { GRPC_PORT: String(grpcPort) }),
+    ...env,
+  };
   if (!IMAGE_TAG) {
     const child = spawnTs(`apps/${app}/src/server.ts`, all);
     await waitFor(`${url}/readyz`, READY_TIMEOUT_MS, child.exit).catch((err: Error) => {
@@ -49,6 +65,7 @@ export async function launch(app: AppName, name: string, env: Record<string, str
     return {
       name,
       url,
+      ...(target ? { target } : {}),
       logs: async () => child.output(),
       stop: async () => {
         if (child.child.exitCode === null) child.child.kill('SIGTERM');
@@ -85,6 +102,7 @@ export async function launch(app: AppName, name: string, env: Record<string, str
   return {
     name,
     url,
+    ...(target ? { target } : {}),
     logs,
     stop: async () => {
       await run('docker', ['stop', '-t', '20', container]).catch(() => undefined);

@@ -1,11 +1,14 @@
 /**
- * The whole stack as separate processes on one machine, on the real Postgres and Redis: two
- * memory-api replicas, vectorize-api and errors-api, each started as a user or cluster starts it
- * (the migrate command first), and driven only by real clients: the MCP SDK, @sentry/node, HTTP
- * multipart uploads and Prometheus text from every /metrics. With TROVE_STACK_IMAGES=<tag> the
- * same tests run against the built images instead (CI does both).
+ * The whole stack as separate processes on one machine, on the real Postgres and Redis: the
+ * embedder, two memory-api replicas embedding through it, vectorize-api and errors-api, each
+ * started as a user or cluster starts it (the migrate command first), and driven only by real
+ * clients: the MCP SDK, @sentry/node, HTTP multipart uploads and Prometheus text from every
+ * /metrics. With TROVE_STACK_IMAGES=<tag> the same tests run against the built images instead
+ * (CI does both).
  */
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
@@ -40,6 +43,7 @@ async function admin(sql: string): Promise<void> {
 
 describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAGE_TAG})` : ''}`, () => {
   const running: Launched[] = [];
+  let embedder: Launched;
   let memoryA: Launched;
   let memoryB: Launched;
   let vectorize: Launched;
@@ -49,7 +53,17 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
     for (const name of Object.values(databases)) await admin(`CREATE DATABASE ${name}`);
     await migrate('memory-api', databaseUrl(databases.memory));
     await migrate('errors-api', databaseUrl(databases.errors));
-    const memoryEnv = { MIGRATE_ON_START: 'verify', DATABASE_URL: databaseUrl(databases.memory) };
+    // From the sources, the GloVe cache the other test files build once is reused; images carry their own.
+    const cache: Record<string, string> = IMAGE_TAG
+      ? {}
+      : { EMBEDDINGS_CACHE_DIR: join(tmpdir(), 'trove-embeddings-test-cache') };
+    embedder = await launch('embedder', 'embedder', { EMBEDDER_BACKEND: 'glove', ...cache });
+    running.push(embedder);
+    const memoryEnv = {
+      MIGRATE_ON_START: 'verify',
+      DATABASE_URL: databaseUrl(databases.memory),
+      EMBEDDER_URL: `dns:///${embedder.target}`,
+    };
     const errorsEnv = {
       MIGRATE_ON_START: 'verify',
       DATABASE_URL: databaseUrl(databases.errors),
@@ -133,7 +147,7 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
     expect(svg).toMatch(/<path /);
   });
 
-  it('follows one request id into the logs of the replica that served it', async () => {
+  it('follows one request id into the logs of the replica that served it and of the embedder', async () => {
     const id = `stack-${suffix}-trace`;
     const res = await fetch(`${memoryA.url}/remember`, {
       method: 'POST',
@@ -146,6 +160,11 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.map((l) => JSON.parse(l).reqId)).toContain(id);
     expect(await memoryB.logs()).not.toContain(id);
+    const embedded = (await embedder.logs())
+      .split('\n')
+      .filter((l) => l.includes(id))
+      .map((l) => JSON.parse(l));
+    expect(embedded.map((l) => [l.requestId, l.grpcMethod, l.grpcCode])).toContainEqual([id, 'Embed', 'OK']);
   });
 
   it('serves Prometheus text on every /metrics, counting the requests each process answered', async () => {
@@ -153,8 +172,10 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
       const res = await fetch(`${target.url}/metrics`);
       expect(res.status, target.name).toBe(200);
       const samples = parsePrometheusText(await res.text());
-      const served = samples.filter((s) => s.name === 'http_requests_total').reduce((sum, s) => sum + s.value, 0);
-      expect(served, `${target.name} http_requests_total`).toBeGreaterThan(0);
+      // A gRPC backend counts its calls; an API its HTTP requests.
+      const counter = target.target ? 'grpc_server_handled_total' : 'http_requests_total';
+      const served = samples.filter((s) => s.name === counter).reduce((sum, s) => sum + s.value, 0);
+      expect(served, `${target.name} ${counter}`).toBeGreaterThan(0);
       expect(
         samples.some((s) => s.name === 'process_resident_memory_bytes'),
         target.name,
