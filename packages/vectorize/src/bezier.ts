@@ -4,32 +4,25 @@
  * chord-length parameters, solve for the two handle lengths, refine the parameters by Newton steps.
  */
 
-export interface Cubic {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  x3: number;
-  y3: number;
-}
+/**
+ * Result of the last `fitCubic` (one buffer, reused: fitting runs once per curve of every outline):
+ * control points x0, y0, x1, y1, x2, y2, x3, y3, then the largest squared distance from a point to
+ * the curve at its parameter, then the index (within the run) of the point with that distance.
+ */
+export const fitted = new Float64Array(10);
+export const FIT_ERROR = 8;
+export const FIT_WORST = 9;
 
-export interface Fit {
-  curve: Cubic;
-  /** Largest squared distance from a point to the curve at its parameter. */
-  maxErrorSquared: number;
-  /** Index (within the run) of the point with that error. */
-  worstIndex: number;
-}
+let params = new Float64Array(256);
 
 /**
- * xs/ys hold the run's points from `start` to `end` inclusive. (tx1, ty1) is the unit tangent
- * leaving the first point, (tx2, ty2) the unit tangent pointing back from the last point.
+ * Fits the run of points from `start` to `end` inclusive in xs/ys; the result is in `fitted`.
+ * (tx1, ty1) is the unit tangent leaving the first point, (tx2, ty2) the unit tangent pointing back
+ * from the last point.
  */
 export function fitCubic(
-  xs: ArrayLike<number>,
-  ys: ArrayLike<number>,
+  xs: Float64Array,
+  ys: Float64Array,
   start: number,
   end: number,
   tx1: number,
@@ -37,32 +30,36 @@ export function fitCubic(
   tx2: number,
   ty2: number,
   newtonRounds: number,
-): Fit {
+): void {
   const count = end - start + 1;
-  const params = new Float64Array(count);
+  if (params.length < count) params = new Float64Array(Math.max(count, 2 * params.length));
+  const u = params;
+  u[0] = 0;
   for (let i = 1; i < count; i++) {
-    params[i] = params[i - 1]! + Math.hypot(xs[start + i]! - xs[start + i - 1]!, ys[start + i]! - ys[start + i - 1]!);
+    u[i] = u[i - 1]! + Math.hypot(xs[start + i]! - xs[start + i - 1]!, ys[start + i]! - ys[start + i - 1]!);
   }
-  const total = params[count - 1]! || 1;
-  for (let i = 1; i < count; i++) params[i]! /= total;
-  let curve = solveHandles(xs, ys, start, count, params, tx1, ty1, tx2, ty2);
+  const total = u[count - 1]! || 1;
+  for (let i = 1; i < count; i++) u[i]! /= total;
+  const c = fitted;
+  solveHandles(xs, ys, start, count, u, tx1, ty1, tx2, ty2, c);
   for (let round = 0; round < newtonRounds; round++) {
-    reparameterize(xs, ys, start, count, params, curve);
-    curve = solveHandles(xs, ys, start, count, params, tx1, ty1, tx2, ty2);
+    reparameterize(xs, ys, start, count, u, c);
+    solveHandles(xs, ys, start, count, u, tx1, ty1, tx2, ty2, c);
   }
   let maxErrorSquared = 0;
   let worstIndex = Math.floor(count / 2);
   for (let i = 1; i < count - 1; i++) {
-    const u = params[i]!;
-    const ex = evaluate(curve.x0, curve.x1, curve.x2, curve.x3, u) - xs[start + i]!;
-    const ey = evaluate(curve.y0, curve.y1, curve.y2, curve.y3, u) - ys[start + i]!;
+    const t = u[i]!;
+    const ex = evaluate(c[0]!, c[2]!, c[4]!, c[6]!, t) - xs[start + i]!;
+    const ey = evaluate(c[1]!, c[3]!, c[5]!, c[7]!, t) - ys[start + i]!;
     const error = ex * ex + ey * ey;
     if (error > maxErrorSquared) {
       maxErrorSquared = error;
       worstIndex = i;
     }
   }
-  return { curve, maxErrorSquared, worstIndex };
+  c[FIT_ERROR] = maxErrorSquared;
+  c[FIT_WORST] = worstIndex;
 }
 
 function evaluate(p0: number, p1: number, p2: number, p3: number, u: number): number {
@@ -70,9 +67,10 @@ function evaluate(p0: number, p1: number, p2: number, p3: number, u: number): nu
   return v * v * v * p0 + 3 * v * v * u * p1 + 3 * v * u * u * p2 + u * u * u * p3;
 }
 
+/** Least-squares handle lengths along the fixed tangents; writes the curve into `c`. */
 function solveHandles(
-  xs: ArrayLike<number>,
-  ys: ArrayLike<number>,
+  xs: Float64Array,
+  ys: Float64Array,
   start: number,
   count: number,
   params: Float64Array,
@@ -80,7 +78,8 @@ function solveHandles(
   ty1: number,
   tx2: number,
   ty2: number,
-): Cubic {
+  c: Float64Array,
+): void {
   const x0 = xs[start]!;
   const y0 = ys[start]!;
   const x3 = xs[start + count - 1]!;
@@ -120,36 +119,43 @@ function solveHandles(
     alpha1 = chord / 3;
     alpha2 = chord / 3;
   }
-  return {
-    x0,
-    y0,
-    x1: x0 + tx1 * alpha1,
-    y1: y0 + ty1 * alpha1,
-    x2: x3 + tx2 * alpha2,
-    y2: y3 + ty2 * alpha2,
-    x3,
-    y3,
-  };
+  c[0] = x0;
+  c[1] = y0;
+  c[2] = x0 + tx1 * alpha1;
+  c[3] = y0 + ty1 * alpha1;
+  c[4] = x3 + tx2 * alpha2;
+  c[5] = y3 + ty2 * alpha2;
+  c[6] = x3;
+  c[7] = y3;
 }
 
+/** One Newton step per point towards the parameter of its nearest point on the curve `c`. */
 function reparameterize(
-  xs: ArrayLike<number>,
-  ys: ArrayLike<number>,
+  xs: Float64Array,
+  ys: Float64Array,
   start: number,
   count: number,
   params: Float64Array,
-  c: Cubic,
+  c: Float64Array,
 ): void {
+  const x0 = c[0]!;
+  const y0 = c[1]!;
+  const x1 = c[2]!;
+  const y1 = c[3]!;
+  const x2 = c[4]!;
+  const y2 = c[5]!;
+  const x3 = c[6]!;
+  const y3 = c[7]!;
   for (let i = 1; i < count - 1; i++) {
     const u = params[i]!;
     const v = 1 - u;
-    const qx = evaluate(c.x0, c.x1, c.x2, c.x3, u) - xs[start + i]!;
-    const qy = evaluate(c.y0, c.y1, c.y2, c.y3, u) - ys[start + i]!;
+    const qx = evaluate(x0, x1, x2, x3, u) - xs[start + i]!;
+    const qy = evaluate(y0, y1, y2, y3, u) - ys[start + i]!;
     // First and second derivatives of the cubic at u.
-    const d1x = 3 * (v * v * (c.x1 - c.x0) + 2 * v * u * (c.x2 - c.x1) + u * u * (c.x3 - c.x2));
-    const d1y = 3 * (v * v * (c.y1 - c.y0) + 2 * v * u * (c.y2 - c.y1) + u * u * (c.y3 - c.y2));
-    const d2x = 6 * (v * (c.x2 - 2 * c.x1 + c.x0) + u * (c.x3 - 2 * c.x2 + c.x1));
-    const d2y = 6 * (v * (c.y2 - 2 * c.y1 + c.y0) + u * (c.y3 - 2 * c.y2 + c.y1));
+    const d1x = 3 * (v * v * (x1 - x0) + 2 * v * u * (x2 - x1) + u * u * (x3 - x2));
+    const d1y = 3 * (v * v * (y1 - y0) + 2 * v * u * (y2 - y1) + u * u * (y3 - y2));
+    const d2x = 6 * (v * (x2 - 2 * x1 + x0) + u * (x3 - 2 * x2 + x1));
+    const d2y = 6 * (v * (y2 - 2 * y1 + y0) + u * (y3 - 2 * y2 + y1));
     const numerator = qx * d1x + qy * d1y;
     const denominator = d1x * d1x + d1y * d1y + qx * d2x + qy * d2y;
     if (denominator !== 0) {

@@ -23,8 +23,15 @@ export class PathBuilder {
   }
 
   curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
-    const r = (v: number): number => this.round(v);
-    this.commands.push(['C', r(x1), r(y1), r(x2), r(y2), r(x), r(y)]);
+    this.commands.push([
+      'C',
+      this.round(x1),
+      this.round(y1),
+      this.round(x2),
+      this.round(y2),
+      this.round(x),
+      this.round(y),
+    ]);
   }
 
   close(): void {
@@ -41,11 +48,11 @@ export class PathBuilder {
     this.commands.push(['Z']);
   }
 
-  /** A closed polygon from flat [x0, y0, ...] points. */
-  polygon(points: ArrayLike<number>): void {
-    if (points.length < 6) return;
+  /** A closed polygon from flat [x0, y0, ...] points (the first `length` numbers). */
+  polygon(points: ArrayLike<number>, length = points.length): void {
+    if (length < 6) return;
     this.moveTo(points[0]!, points[1]!);
-    for (let i = 2; i < points.length; i += 2) this.lineTo(points[i]!, points[i + 1]!);
+    for (let i = 2; i < length; i += 2) this.lineTo(points[i]!, points[i + 1]!);
     this.close();
   }
 }

@@ -1,9 +1,6 @@
-import { nextDirection } from './outline.ts';
+import { loopCorners, walkLoop } from './outline.ts';
 import { PathBuilder } from './path-builder.ts';
 import type { RgbaImage, VectorPath } from './types.ts';
-
-const DX = [1, 0, -1, 0] as const;
-const DY = [0, 1, 0, -1] as const;
 
 /** Gives each distinct RGBA value an index (fully transparent pixels: -1), in order of first appearance. */
 export function indexColors(image: RgbaImage): { labels: Int32Array; colors: number[] } {
@@ -51,7 +48,7 @@ export function tracePixelExact(image: RgbaImage, precision: number): VectorPath
  * does not repeat every shape on it as a hole; painted first, it stays exact under crispEdges.
  */
 export function traceLabelRegions(
-  labels: ArrayLike<number>,
+  labels: Int32Array | Uint8Array,
   colors: readonly number[],
   w: number,
   h: number,
@@ -60,31 +57,15 @@ export function traceLabelRegions(
 ): VectorPath[] {
   const builders = colors.map(() => new PathBuilder(precision));
   if (paper >= 0) builders[paper]!.polygon([0, 0, w, 0, w, h, 0, h]);
-  const walkedTop = new Uint8Array(w * h);
+  // Per pixel: 1 once its top edge has been walked.
+  const walked = new Int32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const index = y * w + x;
       const label = labels[index]!;
-      if (label < 0 || label === paper || walkedTop[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
-      const inside = (px: number, py: number): boolean =>
-        px >= 0 && py >= 0 && px < w && py < h && labels[py * w + px] === label;
-      const builder = builders[label]!;
-      builder.moveTo(x, y);
-      let vx = x;
-      let vy = y;
-      let dir = 0;
-      for (;;) {
-        if (dir === 0) walkedTop[vy * w + vx] = 1;
-        vx += DX[dir]!;
-        vy += DY[dir]!;
-        const next = nextDirection(inside, vx, vy, dir);
-        if (vx === x && vy === y) break;
-        if (next !== dir) {
-          builder.lineTo(vx, vy);
-          dir = next;
-        }
-      }
-      builder.close();
+      if (label < 0 || label === paper || walked[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
+      const n = walkLoop(labels, w, h, label, label + 1, x, y, walked, 1);
+      builders[label]!.polygon(loopCorners(), n);
     }
   }
   const paths = colors.map((key, i) => ({

@@ -3,6 +3,8 @@
  * midpoints (the midpoint lies on the edge an anti-aliased original most likely had), then runs of
  * points are replaced by straight chords while every skipped point stays within `tolerance`.
  * Points are flat [x0, y0, x1, y1, ...] of a closed loop (the last point joins the first).
+ * Both run once per outline of every layer, so they work on typed arrays with wrap-around done by
+ * index arithmetic, not closures and modulo per point.
  */
 
 // Only unit steps count as stair steps: also smoothing 2- and 3-pixel steps measured worse on the
@@ -14,27 +16,45 @@ function turnSign(ax: number, ay: number, bx: number, by: number, cx: number, cy
   return cross > 0 ? 1 : cross < 0 ? -1 : 0;
 }
 
-/** Replaces each unit-length segment whose two ends turn opposite ways (a stair step) by its midpoint. */
-export function removeStairSteps(loop: ArrayLike<number>): Float64Array {
-  const n = loop.length / 2;
-  if (n < 4) return Float64Array.from(loop);
-  const px = (i: number): number => loop[2 * ((i + n) % n)]!;
-  const py = (i: number): number => loop[2 * ((i + n) % n) + 1]!;
+/**
+ * Replaces each unit-length segment whose two ends turn opposite ways (a stair step) by its
+ * midpoint. Reads the first `length` numbers of `loop` (all by default).
+ */
+export function removeStairSteps(loop: ArrayLike<number>, length = loop.length): Float64Array {
+  const n = length / 2;
+  if (n < 4) return Float64Array.from({ length }, (_, k) => loop[k]!);
+  // turn[i]: sign of the turn at point i.
   const turn = new Int8Array(n);
-  for (let i = 0; i < n; i++) turn[i] = turnSign(px(i - 1), py(i - 1), px(i), py(i), px(i + 1), py(i + 1));
-  // isStep[i]: segment from point i to point i + 1.
+  for (let i = 0; i < n; i++) {
+    const p = i === 0 ? n - 1 : i - 1;
+    const q = i === n - 1 ? 0 : i + 1;
+    turn[i] = turnSign(loop[2 * p]!, loop[2 * p + 1]!, loop[2 * i]!, loop[2 * i + 1]!, loop[2 * q]!, loop[2 * q + 1]!);
+  }
+  // isStep[i]: the segment from point i to point i + 1.
   const isStep = new Uint8Array(n);
+  let steps = 0;
   for (let i = 0; i < n; i++) {
-    const j = (i + 1) % n;
-    const length = Math.abs(px(j) - px(i)) + Math.abs(py(j) - py(i));
-    isStep[i] = length <= MAX_STEP && turn[i]! * turn[j]! < 0 ? 1 : 0;
+    const j = i === n - 1 ? 0 : i + 1;
+    const segment = Math.abs(loop[2 * j]! - loop[2 * i]!) + Math.abs(loop[2 * j + 1]! - loop[2 * i + 1]!);
+    if (segment <= MAX_STEP && turn[i]! * turn[j]! < 0) {
+      isStep[i] = 1;
+      steps++;
+    }
   }
-  const out: number[] = [];
+  const out = new Float64Array(2 * (n + steps));
+  let o = 0;
   for (let i = 0; i < n; i++) {
-    if (!isStep[(i + n - 1) % n] && !isStep[i]) out.push(px(i), py(i));
-    if (isStep[i]) out.push((px(i) + px(i + 1)) / 2, (py(i) + py(i + 1)) / 2);
+    const j = i === n - 1 ? 0 : i + 1;
+    if (!isStep[i === 0 ? n - 1 : i - 1] && !isStep[i]) {
+      out[o++] = loop[2 * i]!;
+      out[o++] = loop[2 * i + 1]!;
+    }
+    if (isStep[i]) {
+      out[o++] = (loop[2 * i]! + loop[2 * j]!) / 2;
+      out[o++] = (loop[2 * i + 1]! + loop[2 * j + 1]!) / 2;
+    }
   }
-  return Float64Array.from(out);
+  return o === out.length ? out : out.slice(0, o);
 }
 
 /** Squared distance from (x, y) to the segment a–b. */
@@ -55,8 +75,8 @@ function sharpestTurn(points: Float64Array): number {
   let best = 0;
   let bestCos = 2;
   for (let i = 0; i < n; i++) {
-    const p = (i + n - 1) % n;
-    const q = (i + 1) % n;
+    const p = i === 0 ? n - 1 : i - 1;
+    const q = i === n - 1 ? 0 : i + 1;
     const ax = points[2 * i]! - points[2 * p]!;
     const ay = points[2 * i + 1]! - points[2 * p + 1]!;
     const bx = points[2 * q]! - points[2 * i]!;
@@ -75,23 +95,27 @@ export function simplifyChords(points: Float64Array, tolerance: number): Float64
   const n = points.length / 2;
   if (n <= 4) return points;
   const start = sharpestTurn(points);
-  const x = (k: number): number => points[2 * ((start + k) % n)]!;
-  const y = (k: number): number => points[2 * ((start + k) % n) + 1]!;
+  // The loop rotated to begin at `start`, with that point repeated at the end (index n).
+  const r = new Float64Array(2 * (n + 1));
+  r.set(points.subarray(2 * start));
+  r.set(points.subarray(0, 2 * start + 2), 2 * (n - start));
   const limit = tolerance * tolerance;
-  const out: number[] = [];
+  const out = new Float64Array(2 * n);
+  let o = 0;
   let anchor = 0;
   while (anchor < n) {
-    out.push(x(anchor), y(anchor));
+    const ax = r[2 * anchor]!;
+    const ay = r[2 * anchor + 1]!;
+    out[o++] = ax;
+    out[o++] = ay;
     let reach = anchor + 1;
     // Extend one point at a time; stop at the first chord that strays (chords rarely span far).
     for (let end = anchor + 2; end <= n; end++) {
-      const ax = x(anchor);
-      const ay = y(anchor);
-      const bx = x(end);
-      const by = y(end);
+      const bx = r[2 * end]!;
+      const by = r[2 * end + 1]!;
       let fits = true;
       for (let k = anchor + 1; k < end; k++) {
-        if (segmentDistanceSquared(x(k), y(k), ax, ay, bx, by) > limit) {
+        if (segmentDistanceSquared(r[2 * k]!, r[2 * k + 1]!, ax, ay, bx, by) > limit) {
           fits = false;
           break;
         }
@@ -101,5 +125,5 @@ export function simplifyChords(points: Float64Array, tolerance: number): Float64
     }
     anchor = reach;
   }
-  return Float64Array.from(out);
+  return o === out.length ? out : out.slice(0, o);
 }
