@@ -13,7 +13,7 @@ import { stackedLayers } from '../src/layers.ts';
 import { DEFAULT_PARAMETERS, resolveOptions } from '../src/options.ts';
 import { traceRegionLoops } from '../src/outline.ts';
 import { svgDocument } from '../src/svg.ts';
-import { outlineCommands } from '../src/trace-mask.ts';
+import { OutlineWriter } from '../src/trace-mask.ts';
 import type { VectorPath } from '../src/types.ts';
 import { loadPng } from './quality.ts';
 import { vtracerConfig } from './settings.ts';
@@ -52,10 +52,11 @@ for (const file of files) {
     const t3 = performance.now();
     const { index, layers } = stackedLayers(clustering, hierarchy);
     const t4 = performance.now();
-    const paths: VectorPath[] = layers.map((l, k) => ({
-      color: { r: 0, g: 0, b: 0, a: 255 },
-      commands: outlineCommands(traceRegionLoops(index, l.lo, l.hi, k), params, image.width, image.height),
-    }));
+    const writer = new OutlineWriter(params, image.width, image.height);
+    const paths: VectorPath[] = layers.map((l, k) => {
+      traceRegionLoops(index, l.lo, l.hi, k, writer);
+      return { color: { r: 0, g: 0, b: 0, a: 255 }, commands: writer.take() };
+    });
     const t5 = performance.now();
     svgDocument(image.width, image.height, paths, { precision: params.path_precision });
     const t6 = performance.now();

@@ -3,7 +3,7 @@ import { buildHierarchy } from './hierarchy.ts';
 import { cutoutLayers, stackedLayers } from './layers.ts';
 import type { TraceParameters } from './options.ts';
 import { traceRegionLoops } from './outline.ts';
-import { outlineCommands } from './trace-mask.ts';
+import { OutlineWriter } from './trace-mask.ts';
 import type { RgbaImage, VectorPath } from './types.ts';
 
 /** Colour tracing: clusters, hierarchy, then one path per layer in paint order. */
@@ -16,10 +16,11 @@ export function traceColor(image: RgbaImage, params: TraceParameters): VectorPat
   const { index, layers } =
     params.hierarchical === 'cutout' ? cutoutLayers(clustering, hierarchy) : stackedLayers(clustering, hierarchy);
   const paths: VectorPath[] = [];
+  const writer = new OutlineWriter(params, image.width, image.height);
   for (let k = 0; k < layers.length; k++) {
     const layer = layers[k]!;
-    const loops = traceRegionLoops(index, layer.lo, layer.hi, k);
-    const commands = outlineCommands(loops, params, image.width, image.height);
+    traceRegionLoops(index, layer.lo, layer.hi, k, writer);
+    const commands = writer.take();
     if (commands.length === 0) continue;
     const c = hierarchy.color;
     const base = 4 * layer.cluster;

@@ -23,6 +23,11 @@ export interface Mask {
 
 type Grid = Int32Array | Uint8Array;
 
+/** Receives each loop as it is walked: the first `length` numbers of `corners` (x0, y0, x1, y1, ...). */
+export interface LoopSink {
+  addLoop(corners: Int32Array, length: number): void;
+}
+
 let corners = new Int32Array(4096);
 
 /** The buffer `walkLoop` wrote its corners to (valid until the next walk). */
@@ -100,28 +105,26 @@ export function walkLoop(
 }
 
 /**
- * Returns each loop of a mask as flat [x0, y0, x1, y1, ...] of the corners where the direction
- * changes, in image coordinates. The first vertex is always a true corner.
+ * Hands each loop of a mask to `sink` as the corners where the direction changes, in image
+ * coordinates. The first vertex is always a true corner.
  */
-export function traceLoops(mask: Mask): Int32Array[] {
+export function traceLoops(mask: Mask, sink: LoopSink): void {
   const { width: w, height: h, bits, offsetX, offsetY } = mask;
   // Per pixel: 1 once its top edge has been walked. Every loop has at least one such edge.
   const walked = new Int32Array(w * h);
-  const loops: Int32Array[] = [];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const index = y * w + x;
       if (bits[index] !== 1 || walked[index] === 1 || (y > 0 && bits[index - w] === 1)) continue;
       const n = walkLoop(bits, w, h, 1, 2, x, y, walked, 1);
-      const loop = corners.slice(0, n);
+      const loop = corners;
       for (let k = 0; k < n; k += 2) {
         loop[k]! += offsetX;
         loop[k + 1]! += offsetY;
       }
-      loops.push(loop);
+      sink.addLoop(loop, n);
     }
   }
-  return loops;
 }
 
 /**
@@ -140,13 +143,12 @@ export interface RegionIndex {
 }
 
 /**
- * Loops of the region of pixels with lo <= position < hi, found from the candidate list instead of
- * a scan of the bounding box: the cost follows the outline, not the area. `stamp` must differ from
- * every stamp used before on the same index.
+ * Hands each loop of the region of pixels with lo <= position < hi to `sink`, found from the
+ * candidate list instead of a scan of the bounding box: the cost follows the outline, not the
+ * area. `stamp` must differ from every stamp used before on the same index.
  */
-export function traceRegionLoops(index: RegionIndex, lo: number, hi: number, stamp: number): Int32Array[] {
+export function traceRegionLoops(index: RegionIndex, lo: number, hi: number, stamp: number, sink: LoopSink): void {
   const { width: w, height: h, position, candidates, candidateStart, walkedBy } = index;
-  const loops: Int32Array[] = [];
   const end = candidateStart[hi]!;
   for (let k = candidateStart[lo]!; k < end; k++) {
     let pixel = candidates[k]!;
@@ -161,7 +163,6 @@ export function traceRegionLoops(index: RegionIndex, lo: number, hi: number, sta
     }
     if (walkedBy[pixel] === stamp) continue;
     const n = walkLoop(position, w, h, lo, hi, x, y, walkedBy, stamp);
-    loops.push(corners.slice(0, n));
+    sink.addLoop(corners, n);
   }
-  return loops;
 }

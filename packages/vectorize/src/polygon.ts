@@ -4,7 +4,7 @@
  * points are replaced by straight chords while every skipped point stays within `tolerance`.
  * Points are flat [x0, y0, x1, y1, ...] of a closed loop (the last point joins the first).
  * Both run once per outline of every layer, so they work on typed arrays with wrap-around done by
- * index arithmetic, not closures and modulo per point.
+ * index arithmetic (not closures and modulo per point) and write into reused buffers.
  */
 
 // Only unit steps count as stair steps: also smoothing 2- and 3-pixel steps measured worse on the
@@ -16,32 +16,52 @@ function turnSign(ax: number, ay: number, bx: number, by: number, cx: number, cy
   return cross > 0 ? 1 : cross < 0 ? -1 : 0;
 }
 
+// Reused buffers (they run for every outline; results are valid until the next call).
+let stepsOut = new Float64Array(1024);
+let chordsOut = new Float64Array(1024);
+let rotated = new Float64Array(1024);
+let turn = new Int8Array(512);
+let isStep = new Uint8Array(512);
+
+/** Where `removeStairSteps` wrote its points. */
+export function stairFreePoints(): Float64Array {
+  return stepsOut;
+}
+
+/** Where `simplifyChords` wrote its points. */
+export function chordPoints(): Float64Array {
+  return chordsOut;
+}
+
 /**
  * Replaces each unit-length segment whose two ends turn opposite ways (a stair step) by its
- * midpoint. Reads the first `length` numbers of `loop` (all by default).
+ * midpoint. Reads the first `length` numbers of `loop`; writes to `stairFreePoints()` and returns
+ * how many numbers it wrote.
  */
-export function removeStairSteps(loop: ArrayLike<number>, length = loop.length): Float64Array {
+export function removeStairSteps(loop: ArrayLike<number>, length: number): number {
   const n = length / 2;
-  if (n < 4) return Float64Array.from({ length }, (_, k) => loop[k]!);
+  if (stepsOut.length < 2 * length) stepsOut = new Float64Array(2 * length);
+  const out = stepsOut;
+  if (n < 4) {
+    for (let k = 0; k < length; k++) out[k] = loop[k]!;
+    return length;
+  }
+  if (turn.length < n) {
+    turn = new Int8Array(2 * n);
+    isStep = new Uint8Array(2 * n);
+  }
   // turn[i]: sign of the turn at point i.
-  const turn = new Int8Array(n);
   for (let i = 0; i < n; i++) {
     const p = i === 0 ? n - 1 : i - 1;
     const q = i === n - 1 ? 0 : i + 1;
     turn[i] = turnSign(loop[2 * p]!, loop[2 * p + 1]!, loop[2 * i]!, loop[2 * i + 1]!, loop[2 * q]!, loop[2 * q + 1]!);
   }
   // isStep[i]: the segment from point i to point i + 1.
-  const isStep = new Uint8Array(n);
-  let steps = 0;
   for (let i = 0; i < n; i++) {
     const j = i === n - 1 ? 0 : i + 1;
     const segment = Math.abs(loop[2 * j]! - loop[2 * i]!) + Math.abs(loop[2 * j + 1]! - loop[2 * i + 1]!);
-    if (segment <= MAX_STEP && turn[i]! * turn[j]! < 0) {
-      isStep[i] = 1;
-      steps++;
-    }
+    isStep[i] = segment <= MAX_STEP && turn[i]! * turn[j]! < 0 ? 1 : 0;
   }
-  const out = new Float64Array(2 * (n + steps));
   let o = 0;
   for (let i = 0; i < n; i++) {
     const j = i === n - 1 ? 0 : i + 1;
@@ -54,7 +74,7 @@ export function removeStairSteps(loop: ArrayLike<number>, length = loop.length):
       out[o++] = (loop[2 * i + 1]! + loop[2 * j + 1]!) / 2;
     }
   }
-  return o === out.length ? out : out.slice(0, o);
+  return o;
 }
 
 /** Squared distance from (x, y) to the segment a–b. */
@@ -70,8 +90,7 @@ function segmentDistanceSquared(x: number, y: number, ax: number, ay: number, bx
 }
 
 /** Index of the sharpest turn: a good place to start greedy chords, since it must stay a vertex anyway. */
-function sharpestTurn(points: Float64Array): number {
-  const n = points.length / 2;
+function sharpestTurn(points: Float64Array, n: number): number {
   let best = 0;
   let bestCos = 2;
   for (let i = 0; i < n; i++) {
@@ -90,17 +109,27 @@ function sharpestTurn(points: Float64Array): number {
   return best;
 }
 
-/** Greedy chords: from each kept point, reach as far as possible while skipped points stay close. */
-export function simplifyChords(points: Float64Array, tolerance: number): Float64Array {
-  const n = points.length / 2;
-  if (n <= 4) return points;
-  const start = sharpestTurn(points);
+/**
+ * Greedy chords: from each kept point, reach as far as possible while skipped points stay close.
+ * Reads the first `length` numbers of `points`; writes to `chordPoints()` and returns how many.
+ */
+export function simplifyChords(points: Float64Array, length: number, tolerance: number): number {
+  const n = length / 2;
+  if (chordsOut.length < length) chordsOut = new Float64Array(2 * length);
+  const out = chordsOut;
+  if (n <= 4) {
+    for (let k = 0; k < length; k++) out[k] = points[k]!;
+    return length;
+  }
+  const start = sharpestTurn(points, n);
   // The loop rotated to begin at `start`, with that point repeated at the end (index n).
-  const r = new Float64Array(2 * (n + 1));
-  r.set(points.subarray(2 * start));
-  r.set(points.subarray(0, 2 * start + 2), 2 * (n - start));
+  if (rotated.length < length + 2) rotated = new Float64Array(2 * length + 2);
+  const r = rotated;
+  for (let k = 0, i = start; k <= n; k++, i = i === n - 1 ? 0 : i + 1) {
+    r[2 * k] = points[2 * i]!;
+    r[2 * k + 1] = points[2 * i + 1]!;
+  }
   const limit = tolerance * tolerance;
-  const out = new Float64Array(2 * n);
   let o = 0;
   let anchor = 0;
   while (anchor < n) {
@@ -125,5 +154,5 @@ export function simplifyChords(points: Float64Array, tolerance: number): Float64
     }
     anchor = reach;
   }
-  return o === out.length ? out : out.slice(0, o);
+  return o;
 }

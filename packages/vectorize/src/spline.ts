@@ -19,10 +19,10 @@ const MAX_SPLIT_DEPTH = 4;
 const ANCHOR_FACTOR = 3;
 
 /** Turns a closed polygon into cubic Béziers (straight lines where both ends are corners). */
-export function appendSpline(polygon: Float64Array, settings: SplineSettings, out: PathBuilder): void {
-  const n = polygon.length / 2;
+export function appendSpline(polygon: Float64Array, length: number, settings: SplineSettings, out: PathBuilder): void {
+  const n = length / 2;
   if (n < 3) return;
-  const smoothed = smooth(polygon, settings);
+  const smoothed = smooth(polygon, n, settings);
   const { xs, ys, corner } = smoothed;
   const count = smoothed.length;
   let first = corner.subarray(0, count).indexOf(1);
@@ -159,8 +159,7 @@ const unrolled = new Points();
  * interpolating scheme (new points lie on a smooth curve through the old ones), keeping corners
  * sharp. Returns one of the reused buffers (valid until the next call).
  */
-function smooth(polygon: Float64Array, s: SplineSettings): Points {
-  const n = polygon.length / 2;
+function smooth(polygon: Float64Array, n: number, s: SplineSettings): Points {
   const cosLimit = Math.cos((s.cornerThreshold * Math.PI) / 180);
   const w = s.frameWidth;
   const h = s.frameHeight;

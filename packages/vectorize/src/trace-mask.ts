@@ -1,8 +1,8 @@
 import type { TraceParameters } from './options.ts';
-import { type Mask, traceLoops } from './outline.ts';
+import { type LoopSink, type Mask, traceLoops } from './outline.ts';
 import { PathBuilder } from './path-builder.ts';
-import { removeStairSteps, simplifyChords } from './polygon.ts';
-import { appendSpline } from './spline.ts';
+import { chordPoints, removeStairSteps, simplifyChords, stairFreePoints } from './polygon.ts';
+import { appendSpline, type SplineSettings } from './spline.ts';
 import type { PathCommand } from './types.ts';
 
 // Greedy chords may skip points up to this far (px) from the chord. Measured on the benchmark set
@@ -11,35 +11,54 @@ import type { PathCommand } from './types.ts';
 const POLYGON_TOLERANCE = 0.5;
 const SPLINE_TOLERANCE = 0.35;
 
-/** Outlines every piece of the mask (outer loops and holes) as one path's commands. */
-export function traceMask(mask: Mask, params: TraceParameters, frameWidth: number, frameHeight: number): PathCommand[] {
-  return outlineCommands(traceLoops(mask), params, frameWidth, frameHeight);
+/**
+ * Turns pixel-corner loops into one path's commands as `path_simplify` asks, each loop as soon as
+ * it is walked (the walkers reuse one corner buffer).
+ */
+export class OutlineWriter implements LoopSink {
+  builder: PathBuilder;
+  private readonly splineSettings: SplineSettings;
+
+  constructor(
+    private readonly params: TraceParameters,
+    frameWidth: number,
+    frameHeight: number,
+  ) {
+    this.builder = new PathBuilder(params.path_precision);
+    this.splineSettings = {
+      cornerThreshold: params.corner_threshold,
+      lengthThreshold: params.length_threshold,
+      maxIterations: params.max_iterations,
+      spliceThreshold: params.splice_threshold,
+      frameWidth,
+      frameHeight,
+    };
+  }
+
+  /** The commands written so far; the next loops go to a new path. */
+  take(): PathCommand[] {
+    const { commands } = this.builder;
+    this.builder = new PathBuilder(this.params.path_precision);
+    return commands;
+  }
+
+  addLoop(corners: Int32Array, length: number): void {
+    const simplify = this.params.path_simplify;
+    if (simplify === 'none') {
+      this.builder.polygon(corners, length);
+      return;
+    }
+    const steps = removeStairSteps(corners, length);
+    const tolerance = simplify === 'polygon' ? POLYGON_TOLERANCE : SPLINE_TOLERANCE;
+    const count = simplifyChords(stairFreePoints(), steps, tolerance);
+    if (simplify === 'polygon') this.builder.polygon(chordPoints(), count);
+    else appendSpline(chordPoints(), count, this.splineSettings, this.builder);
+  }
 }
 
-/** Simplifies pixel-corner loops as `path_simplify` asks, into one path's commands. */
-export function outlineCommands(
-  loops: Int32Array[],
-  params: TraceParameters,
-  frameWidth: number,
-  frameHeight: number,
-): PathCommand[] {
-  const builder = new PathBuilder(params.path_precision);
-  const splineSettings = {
-    cornerThreshold: params.corner_threshold,
-    lengthThreshold: params.length_threshold,
-    maxIterations: params.max_iterations,
-    spliceThreshold: params.splice_threshold,
-    frameWidth,
-    frameHeight,
-  };
-  for (const loop of loops) {
-    if (params.path_simplify === 'none') {
-      builder.polygon(loop);
-      continue;
-    }
-    const steps = removeStairSteps(loop);
-    if (params.path_simplify === 'polygon') builder.polygon(simplifyChords(steps, POLYGON_TOLERANCE));
-    else appendSpline(simplifyChords(steps, SPLINE_TOLERANCE), splineSettings, builder);
-  }
-  return builder.commands;
+/** Outlines every piece of the mask (outer loops and holes) as one path's commands. */
+export function traceMask(mask: Mask, params: TraceParameters, frameWidth: number, frameHeight: number): PathCommand[] {
+  const writer = new OutlineWriter(params, frameWidth, frameHeight);
+  traceLoops(mask, writer);
+  return writer.take();
 }
