@@ -116,6 +116,8 @@ export async function loadCompactVectors(file: string): Promise<CompactVectors> 
   // Copies, so the arrays are aligned and the file buffer can be released.
   const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + scalesAt, bytes.byteOffset + vectorsAt));
   const vectors = new Int8Array(bytes.buffer.slice(bytes.byteOffset + vectorsAt, bytes.byteOffset + bytes.length));
-  const ranks = new Map<string, number>(words.map((word, rank) => [word, rank]));
+  // Filled in a loop, not from 341k [word, rank] pairs made only to be collected.
+  const ranks = new Map<string, number>();
+  for (let rank = 0; rank < words.length; rank++) ranks.set(words[rank] as string, rank);
   return { ranks, count, dims, scales, vectors };
 }
