@@ -2,6 +2,7 @@ import { MinHeap } from './min-heap.ts';
 
 /** Areas below this go to buckets (O(1) push and pop); larger ones to a binary heap. */
 const BUCKETS = 256;
+const EMPTY = new Int32Array(0);
 
 /**
  * Priority queue of cluster ids by area for the hierarchy, where almost all traffic is small
@@ -11,9 +12,10 @@ const BUCKETS = 256;
  * popped, which holds because a merge only ever grows a cluster.
  */
 export class AreaQueue {
-  private readonly stacks: Int32Array[] = [];
+  private readonly stacks: Int32Array[];
   private readonly heights = new Int32Array(BUCKETS);
   private current = 1;
+  private readonly initial: number;
   private readonly heap: MinHeap;
   size = 0;
   /** Filled by `pop`. */
@@ -21,9 +23,10 @@ export class AreaQueue {
   area = 0;
 
   constructor(capacity: number) {
-    // Room for a sixteenth of the clusters per bucket at first; buckets grow by doubling.
-    const initial = Math.max(16, capacity >> 4);
-    for (let b = 0; b < BUCKETS; b++) this.stacks.push(b < 32 ? new Int32Array(initial) : new Int32Array(16));
+    // Buckets start empty (one shared empty array) and grow by doubling, from a sixteenth of the
+    // clusters: a tiny icon should not pay for 256 arrays.
+    this.initial = Math.max(16, capacity >> 4);
+    this.stacks = new Array<Int32Array>(BUCKETS).fill(EMPTY);
     this.heap = new MinHeap(64);
   }
 
@@ -36,7 +39,7 @@ export class AreaQueue {
     let stack = this.stacks[area]!;
     const height = this.heights[area]!;
     if (height === stack.length) {
-      const bigger = new Int32Array(2 * height);
+      const bigger = new Int32Array(height === 0 ? this.initial : 2 * height);
       bigger.set(stack);
       this.stacks[area] = stack = bigger;
     }

@@ -7,11 +7,10 @@ export interface Clustering {
   /** Cluster of each pixel; -1 for keyed-out (transparent) pixels. */
   labels: Int32Array;
   count: number;
-  area: Float64Array;
-  sumR: Float64Array;
-  sumG: Float64Array;
-  sumB: Float64Array;
-  sumA: Float64Array;
+  /** Pixels per cluster. */
+  area: Int32Array;
+  /** RGBA sums per cluster (4 entries each). */
+  sums: Float64Array;
 }
 
 /** Pixels below this alpha count as background: they are never traced and stay transparent. */
@@ -35,14 +34,12 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
   const { width: w, height: h, data } = image;
   const n = w * h;
   const shift = 8 - Math.min(8, colorPrecision);
+  // Quantised RGBA per pixel; 0 marks a keyed-out pixel (a kept pixel has alpha >= 128, so its
+  // quantised alpha, the low byte, is at least 1).
   const keys = new Int32Array(n);
-  const keyed = new Uint8Array(n);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     const a = data[o + 3]!;
-    if (a < KEY_ALPHA) {
-      keyed[i] = 1;
-      continue;
-    }
+    if (a < KEY_ALPHA) continue;
     keys[i] =
       ((data[o]! >> shift) << 24) | ((data[o + 1]! >> shift) << 16) | ((data[o + 2]! >> shift) << 8) | (a >> shift);
   }
@@ -54,13 +51,13 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
     for (let x = 0; x < w; x++) {
       const i = row + x;
       parent[i] = i;
-      if (keyed[i]) continue;
-      const key = keys[i];
-      const joinsLeft = x > 0 && !keyed[i - 1] && keys[i - 1] === key;
+      const key = keys[i]!;
+      if (key === 0) continue;
+      const joinsLeft = x > 0 && keys[i - 1] === key;
       if (joinsLeft) parent[i] = parent[i - 1]!;
-      if (y === 0 || keyed[i - w] || keys[i - w] !== key) continue;
+      if (y === 0 || keys[i - w] !== key) continue;
       // Left, upper-left and upper pixels of one colour are already one cluster: nothing to join.
-      if (joinsLeft && !keyed[i - w - 1] && keys[i - w - 1] === key) continue;
+      if (joinsLeft && keys[i - w - 1] === key) continue;
       const above = find(parent, i - w);
       const self = find(parent, i);
       if (above < self) parent[self] = above;
@@ -70,7 +67,7 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
   const labels = new Int32Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if (keyed[i]) {
+    if (keys[i] === 0) {
       labels[i] = -1;
       continue;
     }
@@ -83,19 +80,17 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
       labels[i] = labels[root]!;
     }
   }
-  const area = new Float64Array(count);
-  const sumR = new Float64Array(count);
-  const sumG = new Float64Array(count);
-  const sumB = new Float64Array(count);
-  const sumA = new Float64Array(count);
+  const area = new Int32Array(count);
+  const sums = new Float64Array(4 * count);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     const label = labels[i]!;
     if (label < 0) continue;
     area[label]! += 1;
-    sumR[label]! += data[o]!;
-    sumG[label]! += data[o + 1]!;
-    sumB[label]! += data[o + 2]!;
-    sumA[label]! += data[o + 3]!;
+    const s = 4 * label;
+    sums[s]! += data[o]!;
+    sums[s + 1]! += data[o + 1]!;
+    sums[s + 2]! += data[o + 2]!;
+    sums[s + 3]! += data[o + 3]!;
   }
-  return { width: w, height: h, labels, count, area, sumR, sumG, sumB, sumA };
+  return { width: w, height: h, labels, count, area, sums };
 }

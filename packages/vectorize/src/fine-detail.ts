@@ -32,6 +32,8 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const { width: w, height: h, data } = image;
   const n = w * h;
   if (n < 64) return null;
+  // Transparency: icons and logos, not screenshots. Checked before anything is allocated.
+  for (let o = 3; o < data.length; o += 4) if (data[o] !== 255) return null;
   // One pass: each pixel gets the index of its distinct colour (runs skip the map), counts per index.
   const indexOf = new Map<number, number>();
   const keys: number[] = [];
@@ -40,7 +42,6 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   let lastKey = -1;
   let last = -1;
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (data[o + 3] !== 255) return null; // Transparency: icons and logos, not screenshots.
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
       lastKey = key;

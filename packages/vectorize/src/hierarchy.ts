@@ -18,6 +18,8 @@ export interface Hierarchy {
   layers: number[];
   /** Layer fill per cluster id (4 entries each, RGBA): mean colour of what the cluster absorbed. */
   color: Float64Array;
+  /** Every cluster in the order it was decided: each before the cluster it merged into. */
+  order: Int32Array;
 }
 
 /**
@@ -50,7 +52,7 @@ export function buildHierarchy(clustering: Clustering, settings: HierarchySettin
   for (let c = 0; c < clustering.count; c++) if (clustering.area[c]! > 1) queue.push(clustering.area[c]!, c);
   const owner = mergeSmallClusters(clustering, state, settings, queue, SMALL_AREA);
   mergeByArea(clustering, state, settings, queue, owner);
-  return { mergedInto: state.mergedInto(), layers: state.layers, color: state.colors() };
+  return { mergedInto: state.mergedInto(), layers: state.layers, color: state.colors(), order: state.order };
 }
 
 /** Whether a cluster about to merge at `distance` from its nearest neighbour is kept as a layer. */

@@ -45,34 +45,44 @@ function indexRegions(clustering: Clustering, positionOf: Int32Array, positions:
   return { width: w, height: h, position, candidates, candidateStart, walkedBy: new Int32Array(n).fill(-1) };
 }
 
-/** Depth-first numbering of the merge forest where every subtree is one interval [enter, exit). */
-function eulerTour(mergedInto: Int32Array): { enter: Int32Array; exit: Int32Array } {
+/**
+ * Depth-first numbering of the merge forest where every subtree is one interval [enter, exit):
+ * roots by increasing id, a node before its children, children by decreasing id. Computed from
+ * subtree sizes in four linear passes (no child lists, no stack): `order` lists every cluster
+ * before the cluster it merged into.
+ */
+function eulerTour(mergedInto: Int32Array, order: Int32Array): { enter: Int32Array; exit: Int32Array } {
   const count = mergedInto.length;
-  const childStart = new Int32Array(count + 1);
-  for (let i = 0; i < count; i++) if (mergedInto[i]! >= 0) childStart[mergedInto[i]! + 1]! += 1;
-  for (let i = 0; i < count; i++) childStart[i + 1]! += childStart[i]!;
-  const children = new Int32Array(Math.max(1, childStart[count]!));
-  const fill = childStart.slice(0, count);
-  for (let i = 0; i < count; i++) if (mergedInto[i]! >= 0) children[fill[mergedInto[i]!]!++] = i;
-  const enter = new Int32Array(count);
-  const exit = new Int32Array(count);
-  const stack = new Int32Array(count * 2);
-  let clock = 0;
-  for (let root = 0; root < count; root++) {
-    if (mergedInto[root]! >= 0) continue;
-    let top = 0;
-    stack[top++] = root;
-    while (top > 0) {
-      const entry = stack[--top]!;
-      if (entry < 0) {
-        exit[-entry - 1] = clock;
-        continue;
-      }
-      enter[entry] = clock++;
-      stack[top++] = -entry - 1;
-      for (let c = childStart[entry]!; c < childStart[entry + 1]!; c++) stack[top++] = children[c]!;
-    }
+  // Subtree sizes (the last pass turns them into exits).
+  const size = new Int32Array(count).fill(1);
+  for (let k = 0; k < count; k++) {
+    const c = order[k]!;
+    const p = mergedInto[c]!;
+    if (p >= 0) size[p]! += size[c]!;
   }
+  // Offset of each child within its parent's interval (the parent itself comes first).
+  const enter = new Int32Array(count);
+  const next = new Int32Array(count).fill(1);
+  for (let c = count - 1; c >= 0; c--) {
+    const p = mergedInto[c]!;
+    if (p < 0) continue;
+    enter[c] = next[p]!;
+    next[p]! += size[c]!;
+  }
+  let clock = 0;
+  for (let c = 0; c < count; c++) {
+    if (mergedInto[c]! >= 0) continue;
+    enter[c] = clock;
+    clock += size[c]!;
+  }
+  // Parents before children: offsets become absolute.
+  for (let k = count - 1; k >= 0; k--) {
+    const c = order[k]!;
+    const p = mergedInto[c]!;
+    if (p >= 0) enter[c]! += enter[p]!;
+  }
+  const exit = size;
+  for (let c = 0; c < count; c++) exit[c]! += enter[c]!;
   return { enter, exit };
 }
 
@@ -81,7 +91,7 @@ function eulerTour(mergedInto: Int32Array): { enter: Int32Array; exit: Int32Arra
  * so a parent lies solid under its children. Painted parents first: reverse of decision order.
  */
 export function stackedLayers(clustering: Clustering, hierarchy: Hierarchy): LayerSet {
-  const { enter, exit } = eulerTour(hierarchy.mergedInto);
+  const { enter, exit } = eulerTour(hierarchy.mergedInto, hierarchy.order);
   const index = indexRegions(clustering, enter, clustering.count);
   const layers: Layer[] = [];
   for (let k = hierarchy.layers.length - 1; k >= 0; k--) {

@@ -60,7 +60,7 @@ export function mergeByArea(
   const { head, tail, nodes } = adjacency;
   // Node of each neighbour in the list being compacted (valid where its stamp is the current id).
   const slot = new Int32Array(m);
-  const { layers } = state;
+  const { layers, order } = state;
   const mergedInto = state.i;
 
   while (queue.size > 0) {
@@ -122,6 +122,7 @@ export function mergeByArea(
     tail[id] = last;
 
     const original = originalOf[id]!;
+    order[state.decided++] = original;
     if (best < 0) {
       layers.push(original); // Nothing left around it: the background of its connected part.
       continue;

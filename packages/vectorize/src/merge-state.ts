@@ -31,20 +31,24 @@ export class MergeState {
   readonly cold: Float64Array;
   /** Clusters kept as layers, in the order they were decided. */
   readonly layers: number[] = [];
+  /** Every cluster in the order it was decided (merged, or left alone): children before parents. */
+  readonly order: Int32Array;
+  decided = 0;
 
   constructor(clustering: Clustering) {
     const { count } = clustering;
     this.f = new Float64Array(RECORD * count);
     this.i = new Int32Array(this.f.buffer);
     this.cold = new Float64Array(RECORD * count);
+    this.order = new Int32Array(count);
     const { f, i, cold } = this;
     for (let c = 0; c < count; c++) {
       const o = RECORD * c;
       const area = clustering.area[c]!;
-      cold[o + SUM] = clustering.sumR[c]!;
-      cold[o + SUM + 1] = clustering.sumG[c]!;
-      cold[o + SUM + 2] = clustering.sumB[c]!;
-      cold[o + SUM + 3] = clustering.sumA[c]!;
+      cold[o + SUM] = clustering.sums[4 * c]!;
+      cold[o + SUM + 1] = clustering.sums[4 * c + 1]!;
+      cold[o + SUM + 2] = clustering.sums[4 * c + 2]!;
+      cold[o + SUM + 3] = clustering.sums[4 * c + 3]!;
       cold[o + COLOR_AREA] = area;
       f[o + AREA] = area;
       this.updateMean(c);
@@ -91,6 +95,7 @@ export class MergeState {
     const { f, cold } = this;
     const o = RECORD * id;
     const t = RECORD * best;
+    this.order[this.decided++] = id;
     if (isLayer) this.layers.push(id);
     else {
       cold[t + SUM]! += cold[o + SUM]!;
@@ -107,6 +112,7 @@ export class MergeState {
 
   /** A cluster with no neighbour left: the background of its connected part. */
   keepAlone(id: number): void {
+    this.order[this.decided++] = id;
     this.layers.push(id);
   }
 
