@@ -24,6 +24,7 @@ export function mergeByArea(
   state: MergeState,
   settings: HierarchySettings,
   queue: AreaQueue,
+  /** [2p] = the cluster pixel p belongs to after phase one (see merge-small.ts). */
   owner: Int32Array,
 ): void {
   const { width: w, height: h, count } = clustering;
@@ -52,7 +53,7 @@ export function mergeByArea(
   }
   const roots = new Int32Array(w * h);
   for (let pixel = 0; pixel < w * h; pixel++) {
-    const c = owner[pixel]!;
+    const c = owner[2 * pixel]!;
     roots[pixel] = c < 0 ? -1 : compactOf[c]!;
   }
   const { adjacency, perimeter } = buildAdjacency(w, h, roots, m);

@@ -12,10 +12,11 @@ import * as R from './merge-state.ts';
  * the few larger clusters left). Perimeter and neighbours come out exactly as adjacency lists
  * would give them.
  *
- * Each pixel carries the cluster it currently belongs to (`owner`: relabelled when its cluster
- * merges, at most `maxArea` pixels per merge), and each cluster a linked list of its pixels, so
- * a visit reads no union-find chains: the hierarchy is bound by memory latency, and on a photo of
- * 100k clusters every chased link was a likely cache miss.
+ * Each pixel carries the cluster it currently belongs to (relabelled when its cluster merges, at
+ * most `maxArea` pixels per merge) beside the link to the next pixel of that cluster, so a visit
+ * reads no union-find chains: the hierarchy is bound by memory latency, and on a photo of 100k
+ * clusters every chased link was a likely cache miss. Returns that per-pixel pair array
+ * ([2p] = current cluster of pixel p).
  */
 export function mergeSmallClusters(
   clustering: Clustering,
@@ -29,15 +30,23 @@ export function mergeSmallClusters(
   const I = 2 * R.RECORD;
   const FIRST = R.FIRST;
   const LAST = R.LAST;
-  const owner = labels.slice();
-  // Pixel lists: FIRST of the record, then nextPixel[...] until -1, LAST for O(1) concatenation.
-  const nextPixel = new Int32Array(w * h);
+  // Per pixel, side by side (one cache line for both): [2p] the cluster it belongs to now,
+  // relabelled when its cluster merges; [2p + 1] the next pixel of that cluster, in a circle, so
+  // two clusters' lists join by swapping two links at pixels the visit has just read.
+  const pixels = new Int32Array(2 * w * h);
   for (let p = w * h - 1; p >= 0; p--) {
     const c = labels[p]!;
+    pixels[2 * p] = c;
     if (c < 0) continue;
     const s = I * c;
-    if (i[s + FIRST]! < 0) i[s + LAST] = p;
-    nextPixel[p] = i[s + FIRST]!;
+    const head = i[s + FIRST]!;
+    if (head < 0) {
+      pixels[2 * p + 1] = p;
+      i[s + LAST] = p;
+    } else {
+      pixels[2 * p + 1] = head;
+      pixels[2 * i[s + LAST]! + 1] = p;
+    }
     i[s + FIRST] = p;
   }
 
@@ -46,8 +55,8 @@ export function mergeSmallClusters(
   // order. They are not queued: a merge never makes another cluster a single pixel.
   for (let p = w * h - 1; p >= 0; p--) {
     const id = labels[p]!;
-    if (id >= 0 && clustering.area[id] === 1 && owner[p] === id && f[R.RECORD * id + R.AREA] === 1) {
-      visitCluster(id, state, settings, queue, owner, nextPixel, w, h);
+    if (id >= 0 && clustering.area[id] === 1 && pixels[2 * p] === id && f[R.RECORD * id + R.AREA] === 1) {
+      visitCluster(id, state, settings, queue, pixels, w, h);
     }
   }
   while (queue.size > 0 && queue.peekArea() <= maxArea) {
@@ -55,10 +64,10 @@ export function mergeSmallClusters(
     const id = queue.id;
     // Stale entries: merged away since, or grown (and queued again with the new area).
     if (i[I * id + R.PARENT] === id && queue.area === f[R.RECORD * id + R.AREA]) {
-      visitCluster(id, state, settings, queue, owner, nextPixel, w, h);
+      visitCluster(id, state, settings, queue, pixels, w, h);
     }
   }
-  return owner;
+  return pixels;
 }
 
 /**
@@ -71,8 +80,7 @@ function visitCluster(
   state: MergeState,
   settings: HierarchySettings,
   queue: AreaQueue,
-  owner: Int32Array,
-  nextPixel: Int32Array,
+  pixels: Int32Array,
   w: number,
   h: number,
 ): void {
@@ -85,7 +93,6 @@ function visitCluster(
   const AREA = 4;
   const STAMP = 10;
   const FIRST = 12;
-  const LAST = 13;
   const record = RECORD * id;
   const r = f[record + MEAN]!;
   const g = f[record + MEAN + 1]!;
@@ -96,7 +103,11 @@ function visitCluster(
   let best = -1;
   let bestDistance = Number.POSITIVE_INFINITY;
   let bestArea = 0;
-  for (let p = i[I * id + FIRST]!; p >= 0; p = nextPixel[p]!) {
+  // A pixel of the best neighbour next to one of ours: where the two pixel circles get joined.
+  let bestPixel = -1;
+  const firstPixel = i[I * id + FIRST]!;
+  let p = firstPixel;
+  do {
     const y = (p / w) | 0;
     const x = p - y * w;
     for (let k = 0; k < 4; k++) {
@@ -106,7 +117,7 @@ function visitCluster(
       else if (k === 2) q = x + 1 < w ? p + 1 : -1;
       else q = y + 1 < h ? p + w : -1;
       if (q < 0) continue;
-      const other = owner[q]!;
+      const other = pixels[2 * q]!;
       if (other === id) continue;
       perimeter++;
       if (other < 0) continue;
@@ -128,17 +139,23 @@ function visitCluster(
         bestDistance = distance;
         best = other;
         bestArea = otherArea;
+        bestPixel = q;
       }
     }
-  }
+    p = pixels[2 * p + 1]!;
+  } while (p !== firstPixel);
   if (best < 0) {
     state.keepAlone(id);
     return;
   }
   state.merge(id, best, keepsLayer(f[record + AREA]!, perimeter, bestDistance, settings));
-  const firstPixel = i[I * id + FIRST]!;
-  for (let p = firstPixel; p >= 0; p = nextPixel[p]!) owner[p] = best;
-  nextPixel[i[I * best + LAST]!] = firstPixel;
-  i[I * best + LAST] = i[I * id + LAST]!;
+  p = firstPixel;
+  do {
+    pixels[2 * p] = best;
+    p = pixels[2 * p + 1]!;
+  } while (p !== firstPixel);
+  const link = pixels[2 * bestPixel + 1]!;
+  pixels[2 * bestPixel + 1] = pixels[2 * firstPixel + 1]!;
+  pixels[2 * firstPixel + 1] = link;
   queue.push(f[RECORD * best + AREA]!, best);
 }
