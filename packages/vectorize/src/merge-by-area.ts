@@ -42,12 +42,13 @@ export function mergeByArea(
     if (k < 0) continue;
     originalOf[k] = c;
     const o = R.RECORD * c;
+    const inverse = 1 / f[o + R.COLOR_AREA]!;
     for (let j = 0; j < 4; j++) {
-      hot[HOT * k + MEAN + j] = f[o + R.MEAN + j]!;
-      sums[4 * k + j] = state.cold[o + R.SUM + j]!;
+      hot[HOT * k + MEAN + j] = f[o + R.SUM + j]! * inverse;
+      sums[4 * k + j] = f[o + R.SUM + j]!;
     }
     hot[HOT * k + AREA] = f[o + R.AREA]!;
-    hot[HOT * k + COLOR_AREA] = state.cold[o + R.COLOR_AREA]!;
+    hot[HOT * k + COLOR_AREA] = f[o + R.COLOR_AREA]!;
     link[2 * k] = k;
     link[2 * k + 1] = -1;
   }
@@ -142,12 +143,14 @@ export function mergeByArea(
     hot[into + PERIMETER] = hot[into + PERIMETER]! + hot[record + PERIMETER]! - 2 * nodes[3 * slot[best]! + 2]!;
     hot[into + AREA]! += hot[record + AREA]!;
     link[2 * id] = best;
-    mergedInto[2 * R.RECORD * original + R.MERGED_INTO] = originalOf[best]!;
+    mergedInto[2 * R.RECORD * original + R.PARENT] = originalOf[best]!;
     adjacency.splice(best, id);
     queue.push(hot[into + AREA]!, originalOf[best]!);
   }
-  // Each cluster's final mean is its layer fill (see MergeState.colors).
+  // Each cluster's final sums give its layer fill (see MergeState.colors).
   for (let k = 0; k < m; k++) {
-    for (let j = 0; j < 4; j++) f[R.RECORD * originalOf[k]! + R.MEAN + j] = hot[HOT * k + MEAN + j]!;
+    const o = R.RECORD * originalOf[k]!;
+    for (let j = 0; j < 4; j++) f[o + R.SUM + j] = sums[4 * k + j]!;
+    f[o + R.COLOR_AREA] = hot[HOT * k + COLOR_AREA]!;
   }
 }

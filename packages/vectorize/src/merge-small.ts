@@ -29,7 +29,6 @@ export function mergeSmallClusters(
   const { f, i } = state;
   const I = 2 * R.RECORD;
   const FIRST = R.FIRST;
-  const LAST = R.LAST;
   // Per pixel, side by side (one cache line for both): [2p] the cluster it belongs to now,
   // relabelled when its cluster merges; [2p + 1] the next pixel of that cluster, in a circle, so
   // two clusters' lists join by swapping two links at pixels the visit has just read.
@@ -41,13 +40,14 @@ export function mergeSmallClusters(
     const s = I * c;
     const head = i[s + FIRST]!;
     if (head < 0) {
+      // The cluster's last pixel in raster order starts its circle.
       pixels[2 * p + 1] = p;
-      i[s + LAST] = p;
+      i[s + FIRST] = p;
     } else {
-      pixels[2 * p + 1] = head;
-      pixels[2 * i[s + LAST]! + 1] = p;
+      // Later (earlier in raster order) pixels go in right after it.
+      pixels[2 * p + 1] = pixels[2 * head + 1]!;
+      pixels[2 * head + 1] = p;
     }
-    i[s + FIRST] = p;
   }
 
   // Single pixels first (nothing is smaller), in the order the queue would have returned them had
@@ -89,15 +89,18 @@ function visitCluster(
   // on every use in optimised code.
   const RECORD = 8;
   const I = 16;
-  const MEAN = 0;
+  const SUM = 0;
   const AREA = 4;
-  const STAMP = 10;
-  const FIRST = 12;
+  const COLOR_AREA = 5;
+  const STAMP = 12;
+  const FIRST = 14;
   const record = RECORD * id;
-  const r = f[record + MEAN]!;
-  const g = f[record + MEAN + 1]!;
-  const b = f[record + MEAN + 2]!;
-  const a = f[record + MEAN + 3]!;
+  // Mean colours as sum × (1 / colour area), the way they were always computed.
+  const inverse = 1 / f[record + COLOR_AREA]!;
+  const r = f[record + SUM]! * inverse;
+  const g = f[record + SUM + 1]! * inverse;
+  const b = f[record + SUM + 2]! * inverse;
+  const a = f[record + SUM + 3]! * inverse;
   // Perimeter: edges to other clusters and to keyed-out pixels, not to the image frame.
   let perimeter = 0;
   let best = -1;
@@ -125,11 +128,12 @@ function visitCluster(
       if (i[s + STAMP] === id) continue;
       i[s + STAMP] = id;
       const o = RECORD * other;
+      const otherInverse = 1 / f[o + COLOR_AREA]!;
       const distance =
-        Math.abs(f[o + MEAN]! - r) +
-        Math.abs(f[o + MEAN + 1]! - g) +
-        Math.abs(f[o + MEAN + 2]! - b) +
-        Math.abs(f[o + MEAN + 3]! - a);
+        Math.abs(f[o + SUM]! * otherInverse - r) +
+        Math.abs(f[o + SUM + 1]! * otherInverse - g) +
+        Math.abs(f[o + SUM + 2]! * otherInverse - b) +
+        Math.abs(f[o + SUM + 3]! * otherInverse - a);
       // Ties: the larger neighbour, then the lower id (independent of the order of visiting).
       const otherArea = f[o + AREA]!;
       if (
