@@ -107,6 +107,13 @@ describe('POST /v1/optimize', () => {
       /could not be parsed/,
       { preset: 'none' },
     ],
+    ['a document cut short', '<svg ', /could not be parsed: <input>: the document ends before its root element/],
+    [
+      'a document cut short, preset none',
+      '<svg xmlns="http://www.w3.org/2000/svg" ',
+      /could not be parsed/,
+      { preset: 'none' },
+    ],
     ['not SVG at all', 'hello world', /not an SVG document/],
     ['binary data', '\u0089PNG\r\n\u001a\n\u0000\u0000', /not an SVG document/],
   ])(

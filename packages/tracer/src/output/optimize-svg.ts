@@ -28,13 +28,23 @@ export interface OptimizeSettings {
   iterations: number;
 }
 
-/** Runs svgo with the preset; throws svgo's SvgoParserError for input that is not well-formed XML. */
+/** An input error worded and classified as svgo's own parser errors are (see errors.ts). */
+function parserError(message: string): Error {
+  const err = new Error(message);
+  err.name = 'SvgoParserError';
+  return err;
+}
+
+/**
+ * Runs svgo with the preset; throws an SvgoParserError for input that is not well-formed XML or
+ * that ends before its root element does (svgo's parser answers such a document with nothing).
+ */
 export function optimizeSvg(svg: string, settings: OptimizeSettings): string {
-  if (settings.preset === 'none') {
-    // Still parsed, so malformed input is refused the same way whatever the preset; returned as sent.
-    optimize(svg, { plugins: [] });
-    return svg;
+  // Parsed whatever the preset, so malformed input is refused the same way by every preset.
+  if (optimize(svg, { plugins: [] }).data.trim() === '') {
+    throw parserError('<input>: the document ends before its root element is complete');
   }
+  if (settings.preset === 'none') return svg;
   const plugins = PLUGINS[settings.preset];
   const passes = settings.multipass ? Math.max(1, settings.iterations) : 1;
   let current = svg;
