@@ -2,7 +2,7 @@
  * Tests that need something outside Node (a system tool or a server) ask for it here:
  *
  *     describe.skipIf(missing('postgres'))('on Postgres', () => { ... });
- *     it.skipIf(missing('pdftoppm', 'gs'))('renders the PDF and the EPS', ...);
+ *     it.skipIf(missing('gs'))('renders the EPS with Ghostscript', ...);
  *
  * `missing` answers true when something is absent, prints one line naming it and how to get it,
  * and records it for the summary at the end of the run (tests/support/skip-summary.ts). With
@@ -60,7 +60,6 @@ export const REQUIREMENTS = {
   redis: server('Redis', 'REDIS_URL', 'redis://127.0.0.1:6379', 'apt-get install redis-server'),
   'redis-server': tool('redis-server', ['--version'], 'apt-get install redis-server'),
   promtool: tool('promtool', ['--version'], 'apt-get install prometheus'),
-  pdftoppm: tool('pdftoppm', ['-v'], 'apt-get install poppler-utils'),
   gs: tool('gs', ['--version'], 'apt-get install ghostscript'),
   docker: tool('docker', ['version'], 'apt-get install docker.io'),
   chromium: {
