@@ -50,22 +50,25 @@ export function mergeSmallClusters(
     }
   }
 
+  // Area each cluster was last queued with (0 once merged away): tells stale queue entries apart
+  // from a dense array instead of the scattered records.
+  const queuedArea = new Int32Array(clustering.count);
+  for (let c = 0; c < clustering.count; c++) if (clustering.area[c]! > 1) queuedArea[c] = clustering.area[c]!;
+
   // Single pixels first (nothing is smaller), in the order the queue would have returned them had
   // they been pushed in id order: the highest id first, which for them is backwards in raster
   // order. They are not queued: a merge never makes another cluster a single pixel.
   for (let p = w * h - 1; p >= 0; p--) {
     const id = labels[p]!;
     if (id >= 0 && clustering.area[id] === 1 && pixels[2 * p] === id && f[R.RECORD * id + R.AREA] === 1) {
-      visitCluster(id, state, settings, queue, pixels, w, h);
+      visitCluster(id, state, settings, queue, queuedArea, pixels, w, h);
     }
   }
   while (queue.size > 0 && queue.peekArea() <= maxArea) {
     queue.pop();
     const id = queue.id;
     // Stale entries: merged away since, or grown (and queued again with the new area).
-    if (i[I * id + R.PARENT] === id && queue.area === f[R.RECORD * id + R.AREA]) {
-      visitCluster(id, state, settings, queue, pixels, w, h);
-    }
+    if (queuedArea[id] === queue.area) visitCluster(id, state, settings, queue, queuedArea, pixels, w, h);
   }
   return pixels;
 }
@@ -80,6 +83,7 @@ function visitCluster(
   state: MergeState,
   settings: HierarchySettings,
   queue: AreaQueue,
+  queuedArea: Int32Array,
   pixels: Int32Array,
   w: number,
   h: number,
@@ -92,7 +96,6 @@ function visitCluster(
   const SUM = 0;
   const AREA = 4;
   const COLOR_AREA = 5;
-  const STAMP = 12;
   const FIRST = 14;
   const record = RECORD * id;
   // Mean colours as sum × (1 / colour area), the way they were always computed.
@@ -123,10 +126,9 @@ function visitCluster(
       const other = pixels[2 * q]!;
       if (other === id) continue;
       perimeter++;
-      if (other < 0) continue;
-      const s = I * other;
-      if (i[s + STAMP] === id) continue;
-      i[s + STAMP] = id;
+      // Keyed out, or the best so far again. Other repeats are weighed again (no stamp written to
+      // mark them seen): the choice comes out the same, and records stay unwritten, so clean.
+      if (other < 0 || other === best) continue;
       const o = RECORD * other;
       const otherInverse = 1 / f[o + COLOR_AREA]!;
       const distance =
@@ -153,6 +155,7 @@ function visitCluster(
     return;
   }
   state.merge(id, best, keepsLayer(f[record + AREA]!, perimeter, bestDistance, settings));
+  queuedArea[id] = 0;
   p = firstPixel;
   do {
     pixels[2 * p] = best;
@@ -161,5 +164,7 @@ function visitCluster(
   const link = pixels[2 * bestPixel + 1]!;
   pixels[2 * bestPixel + 1] = pixels[2 * firstPixel + 1]!;
   pixels[2 * firstPixel + 1] = link;
-  queue.push(f[RECORD * best + AREA]!, best);
+  const area = f[RECORD * best + AREA]!;
+  queuedArea[best] = area;
+  queue.push(area, best);
 }

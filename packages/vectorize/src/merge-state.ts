@@ -12,8 +12,7 @@ export const RECORD = 8; // doubles per record; the Int32 view sees 2 × RECORD 
 export const SUM = 0; // 4: RGBA sums of the pixels whose colour the cluster carries
 export const AREA = 4; // pixels in the cluster's shape
 export const COLOR_AREA = 5; // pixels in its colour (a kept layer adds its shape, not its colour)
-// Int32 fields (index in int32 slots; doubles 6–7):
-export const STAMP = 12; // scratch: the cluster whose neighbours were being listed when this was last seen
+// Int32 fields (index in int32 slots; doubles 6–7, slot 12 unused):
 export const PARENT = 13; // the cluster it merged into; itself while a root
 export const FIRST = 14; // one pixel of the cluster, where its circle of pixels starts (phase one)
 const I = 2 * RECORD;
@@ -46,7 +45,6 @@ export class MergeState {
       f[o + AREA] = area;
       f[o + COLOR_AREA] = area;
       const s = I * c;
-      i[s + STAMP] = -1;
       i[s + PARENT] = c;
       i[s + FIRST] = -1;
     }
