@@ -89,6 +89,9 @@ async function waitHealthy(app: (typeof running)[number], child: ChildProcess): 
 
 const healthy = new Set<string>();
 const started = Date.now();
+console.log(
+  `starting ${running.map((a) => a.name).join(', ')} (a first start also compiles the TypeScript and builds the GloVe cache, so it takes longer than later ones)`,
+);
 // Says what it is still waiting for, so a slow first start (the GloVe cache) is not a silent one.
 const progress = setInterval(() => {
   const waiting = running.filter((a) => !healthy.has(a.name));
