@@ -1,5 +1,5 @@
 # One image per Trove process, from one file: `docker build --target memory-api .` (targets:
-# memory-api, vectorize-api, errors-api, embedder, migrate). Builds offline from a locally made base tagged
+# memory-api, vectorize-api, errors-api, embedder, vectorizer-worker, migrate). Builds offline from a locally made base tagged
 # node:20-bookworm-slim (see .ci/images.sh) or from the official image anywhere else; npm needs the
 # registry during the build (`--network host` where the default bridge has no route out).
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -93,6 +93,14 @@ EXPOSE 8770 50051
 LABEL org.opencontainers.image.title="trove-embedder" \
       org.opencontainers.image.description="Trove embedder: text embedding inference over gRPC"
 CMD ["node", "--import", "tsx", "apps/embedder/src/server.ts"]
+
+# gRPC tracing worker pool; the side port (PORT) answers /livez, /readyz and /metrics.
+FROM runtime AS vectorizer-worker
+ENV PORT=8771 GRPC_PORT=50052
+EXPOSE 8771 50052
+LABEL org.opencontainers.image.title="trove-vectorizer-worker" \
+      org.opencontainers.image.description="Trove vectorizer-worker: image tracing on a pool of threads, over gRPC"
+CMD ["node", "--import", "tsx", "apps/vectorizer-worker/src/server.ts"]
 
 # Applies one app's migrations and exits: `docker run trove-migrate memory-api` (a Helm hook Job).
 FROM runtime AS migrate

@@ -31,7 +31,7 @@ export const imagesRequirement: Requirement = {
   name: `Docker engine and the trove-*:${IMAGE_TAG} images`,
   absent() {
     if (spawnSync('docker', ['info'], { stdio: 'ignore' }).status !== 0) return 'no running Docker engine';
-    for (const target of ['memory-api', 'vectorize-api', 'errors-api', 'embedder', 'migrate']) {
+    for (const target of ['memory-api', 'vectorize-api', 'errors-api', 'embedder', 'vectorizer-worker', 'migrate']) {
       const image = `trove-${target}:${IMAGE_TAG}`;
       if (spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' }).status !== 0)
         return `no image ${image}`;

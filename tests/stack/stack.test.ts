@@ -1,6 +1,7 @@
 /**
  * The whole stack as separate processes on one machine, on the real Postgres and Redis: the
- * embedder, two memory-api replicas embedding through it, vectorize-api and errors-api, each
+ * embedder, two memory-api replicas embedding through it, two vectorizer workers and vectorize-api
+ * tracing on them, and errors-api, each
  * started as a user or cluster starts it (the migrate command first), and driven only by real
  * clients: the MCP SDK, @sentry/node, HTTP multipart uploads and Prometheus text from every
  * /metrics. With TROVE_STACK_IMAGES=<tag> the same tests run against the built images instead
@@ -70,10 +71,15 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
       REDIS_URL: REDIS_URL as string,
       REDIS_PREFIX: `trove-stack-${suffix}:`,
     };
+    const workers = await Promise.all([
+      launch('vectorizer-worker', 'worker-1', { TRACE_THREADS: '1' }),
+      launch('vectorizer-worker', 'worker-2', { TRACE_THREADS: '1' }),
+    ]);
+    running.push(...workers);
     const started = await Promise.all([
       launch('memory-api', 'memory-a', memoryEnv),
       launch('memory-api', 'memory-b', memoryEnv),
-      launch('vectorize-api', 'vectorize', {}),
+      launch('vectorize-api', 'vectorize', { VECTORIZER_WORKER_URL: workers.map((w) => w.target).join(',') }),
       launch('errors-api', 'errors', errorsEnv),
     ]);
     running.push(...started);
@@ -131,20 +137,30 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
     expect(issues.find((i) => i.title === `Error: stack test failure ${suffix}`)?.count).toBe(2);
   });
 
-  it('traces an uploaded image to SVG', async () => {
+  it('traces uploaded images to SVG on both vectorizer workers', async () => {
     const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#ffffff' } })
       .composite([
         { input: { create: { width: 24, height: 24, channels: 3, background: '#d01020' } }, left: 8, top: 8 },
       ])
       .png()
       .toBuffer();
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(png)]), 'square.png');
-    const res = await fetch(`${vectorize.url}/v1/vectorize`, { method: 'POST', body: form });
-    expect(res.status).toBe(200);
-    const svg = await res.text();
-    expect(svg).toMatch(/<svg[\s>]/);
-    expect(svg).toMatch(/<path /);
+    for (let i = 0; i < 4; i++) {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(png)]), 'square.png');
+      const res = await fetch(`${vectorize.url}/v1/vectorize`, { method: 'POST', body: form });
+      expect(res.status).toBe(200);
+      const svg = await res.text();
+      expect(svg).toMatch(/<svg[\s>]/);
+      expect(svg).toMatch(/<path /);
+    }
+    // Round robin over the two: each traced some of them.
+    for (const worker of running.filter((r) => r.name.startsWith('worker-'))) {
+      const samples = parsePrometheusText(await (await fetch(`${worker.url}/metrics`)).text());
+      const traced = samples
+        .filter((s) => s.name === 'grpc_server_handled_total' && s.labels.grpc_method === 'Trace')
+        .reduce((sum, s) => sum + s.value, 0);
+      expect(traced, worker.name).toBeGreaterThan(0);
+    }
   });
 
   it('follows one request id into the logs of the replica that served it and of the embedder', async () => {
