@@ -86,7 +86,7 @@ export function grpcServiceDefinition(
         const limit = options.maxRequestBytes;
         if (limit !== undefined && bytes.length > limit) {
           return new UnreadableRequest(
-            `the request is ${bytes.length} bytes; this server accepts at most ${limit} bytes per message: send fewer or shorter texts per call`,
+            `the request is ${bytes.length} bytes; this server accepts at most ${limit} bytes per message: send a smaller request (fewer or shorter items per call)`,
           );
         }
         try {
