@@ -1,3 +1,5 @@
+import { float64Scratch, int32Scratch } from './scratch.ts';
+
 /**
  * Cluster adjacency as singly linked lists in one pool: each node is three consecutive Int32 slots
  * (next node, neighbour, shared pixel edges), so following a list touches one cache line per node
@@ -12,9 +14,9 @@ export class Adjacency {
   readonly nodes: Int32Array;
 
   constructor(clusters: number, capacity: number) {
-    this.head = new Int32Array(clusters).fill(-1);
-    this.tail = new Int32Array(clusters).fill(-1);
-    this.nodes = new Int32Array(3 * Math.max(1, capacity));
+    this.head = int32Scratch('adjacency heads', clusters).fill(-1);
+    this.tail = int32Scratch('adjacency tails', clusters).fill(-1);
+    this.nodes = int32Scratch('adjacency nodes', 3 * Math.max(1, capacity));
   }
 
   /** Moves every entry of `from` to the end of `into`'s list. */
@@ -43,9 +45,9 @@ export function buildAdjacency(
   roots: Int32Array,
   count: number,
 ): { adjacency: Adjacency; perimeter: Float64Array } {
-  const perimeter = new Float64Array(count);
-  const lastTarget = new Int32Array(count).fill(-1);
-  const start = new Int32Array(count + 1);
+  const perimeter = float64Scratch('adjacency perimeters', count).fill(0);
+  const lastTarget = int32Scratch('adjacency last targets', count).fill(-1);
+  const start = int32Scratch('adjacency starts', count + 1).fill(0);
   // Pass 1: entries per cluster (and perimeters).
   forEachEdge(width, height, roots, (a, b) => {
     if (a >= 0) perimeter[a]! += 1;
@@ -63,7 +65,8 @@ export function buildAdjacency(
   for (let c = 0; c < count; c++) start[c + 1]! += start[c]!;
   const adjacency = new Adjacency(count, start[count]!);
   const { head, tail, nodes } = adjacency;
-  const fill = start.slice(0, count);
+  const fill = int32Scratch('adjacency fill', count);
+  fill.set(start.subarray(0, count));
   lastTarget.fill(-1);
   const add = (a: number, b: number): void => {
     if (lastTarget[a] === b) {

@@ -1,3 +1,4 @@
+import { float64Scratch, int32Scratch } from './scratch.ts';
 import type { RgbaImage } from './types.ts';
 
 /** 4-connected regions of pixels whose colours agree after dropping low bits, with running statistics. */
@@ -36,16 +37,19 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
   const shift = 8 - Math.min(8, colorPrecision);
   // Quantised RGBA per pixel; 0 marks a keyed-out pixel (a kept pixel has alpha >= 128, so its
   // quantised alpha, the low byte, is at least 1).
-  const keys = new Int32Array(n);
+  const keys = int32Scratch('cluster keys', n);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     const a = data[o + 3]!;
-    if (a < KEY_ALPHA) continue;
+    if (a < KEY_ALPHA) {
+      keys[i] = 0;
+      continue;
+    }
     keys[i] =
       ((data[o]! >> shift) << 24) | ((data[o + 1]! >> shift) << 16) | ((data[o + 2]! >> shift) << 8) | (a >> shift);
   }
   // Every link points to a smaller index (a left or upper pixel, or the smaller of two roots), so
   // one forward pass at the end resolves all roots.
-  const parent = new Int32Array(n);
+  const parent = int32Scratch('cluster parents', n);
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
@@ -64,7 +68,7 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
       else if (self < above) parent[above] = self;
     }
   }
-  const labels = new Int32Array(n);
+  const labels = int32Scratch('cluster labels', n);
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (keys[i] === 0) {
@@ -80,8 +84,8 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
       labels[i] = labels[root]!;
     }
   }
-  const area = new Int32Array(count);
-  const sums = new Float64Array(4 * count);
+  const area = int32Scratch('cluster areas', count).fill(0);
+  const sums = float64Scratch('cluster sums', 4 * count).fill(0);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     const label = labels[i]!;
     if (label < 0) continue;

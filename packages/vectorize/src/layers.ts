@@ -1,6 +1,7 @@
 import type { Clustering } from './clusters.ts';
 import type { Hierarchy } from './hierarchy.ts';
 import type { RegionIndex } from './outline.ts';
+import { int32Scratch } from './scratch.ts';
 
 /** A layer is the region of pixels whose position lies in [lo, hi) in its RegionIndex. */
 export interface Layer {
@@ -23,8 +24,8 @@ export interface LayerSet {
 function indexRegions(clustering: Clustering, positionOf: Int32Array, positions: number): RegionIndex {
   const { width: w, height: h, labels } = clustering;
   const n = w * h;
-  const position = new Int32Array(n);
-  const candidateStart = new Int32Array(positions + 1);
+  const position = int32Scratch('region positions', n);
+  const candidateStart = int32Scratch('region candidate starts', positions + 1).fill(0);
   for (let i = 0; i < n; i++) {
     const label = labels[i]!;
     if (label < 0) {
@@ -36,13 +37,21 @@ function indexRegions(clustering: Clustering, positionOf: Int32Array, positions:
     if (i < w || labels[i - w] !== label) candidateStart[p + 1]! += 1;
   }
   for (let p = 0; p < positions; p++) candidateStart[p + 1]! += candidateStart[p]!;
-  const fill = candidateStart.slice(0, positions);
-  const candidates = new Int32Array(candidateStart[positions]!);
+  const fill = int32Scratch('region fill', positions);
+  fill.set(candidateStart.subarray(0, positions));
+  const candidates = int32Scratch('region candidates', candidateStart[positions]!);
   for (let i = 0; i < n; i++) {
     const label = labels[i]!;
     if (label >= 0 && (i < w || labels[i - w] !== label)) candidates[fill[position[i]!]!++] = i;
   }
-  return { width: w, height: h, position, candidates, candidateStart, walkedBy: new Int32Array(n).fill(-1) };
+  return {
+    width: w,
+    height: h,
+    position,
+    candidates,
+    candidateStart,
+    walkedBy: int32Scratch('region walks', n).fill(-1),
+  };
 }
 
 /**
@@ -54,15 +63,15 @@ function indexRegions(clustering: Clustering, positionOf: Int32Array, positions:
 function eulerTour(mergedInto: Int32Array, order: Int32Array): { enter: Int32Array; exit: Int32Array } {
   const count = mergedInto.length;
   // Subtree sizes (the last pass turns them into exits).
-  const size = new Int32Array(count).fill(1);
+  const size = int32Scratch('tour sizes', count).fill(1);
   for (let k = 0; k < count; k++) {
     const c = order[k]!;
     const p = mergedInto[c]!;
     if (p >= 0) size[p]! += size[c]!;
   }
   // Offset of each child within its parent's interval (the parent itself comes first).
-  const enter = new Int32Array(count);
-  const next = new Int32Array(count).fill(1);
+  const enter = int32Scratch('tour enters', count);
+  const next = int32Scratch('tour offsets', count).fill(1);
   for (let c = count - 1; c >= 0; c--) {
     const p = mergedInto[c]!;
     if (p < 0) continue;

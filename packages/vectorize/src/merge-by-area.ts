@@ -4,6 +4,7 @@ import type { Clustering } from './clusters.ts';
 import { type HierarchySettings, keepsLayer } from './hierarchy.ts';
 import type { MergeState } from './merge-state.ts';
 import * as R from './merge-state.ts';
+import { float64Scratch, int32Scratch } from './scratch.ts';
 
 // Fields of a cluster's record in `hot` (eight doubles: one cache line).
 const MEAN = 0;
@@ -28,14 +29,14 @@ export function mergeByArea(
   owner: Int32Array,
 ): void {
   const { width: w, height: h, count } = clustering;
-  const compactOf = new Int32Array(count);
+  const compactOf = int32Scratch('phase two ids', count);
   let m = 0;
   for (let c = 0; c < count; c++) compactOf[c] = state.isRoot(c) ? m++ : -1;
-  const originalOf = new Int32Array(m);
-  const hot = new Float64Array(HOT * m);
-  const sums = new Float64Array(4 * m);
+  const originalOf = int32Scratch('phase two originals', m);
+  const hot = float64Scratch('phase two records', HOT * m);
+  const sums = float64Scratch('phase two sums', 4 * m);
   // [2k] union-find link (compact ids), [2k + 1] compaction stamp.
-  const link = new Int32Array(2 * m);
+  const link = int32Scratch('phase two links', 2 * m);
   const { f } = state;
   for (let c = 0; c < count; c++) {
     const k = compactOf[c]!;
@@ -52,7 +53,7 @@ export function mergeByArea(
     link[2 * k] = k;
     link[2 * k + 1] = -1;
   }
-  const roots = new Int32Array(w * h);
+  const roots = int32Scratch('phase two roots', w * h);
   for (let pixel = 0; pixel < w * h; pixel++) {
     const c = owner[2 * pixel]!;
     roots[pixel] = c < 0 ? -1 : compactOf[c]!;
@@ -61,7 +62,7 @@ export function mergeByArea(
   for (let k = 0; k < m; k++) hot[HOT * k + PERIMETER] = perimeter[k]!;
   const { head, tail, nodes } = adjacency;
   // Node of each neighbour in the list being compacted (valid where its stamp is the current id).
-  const slot = new Int32Array(m);
+  const slot = int32Scratch('phase two slots', m);
   const { layers, order } = state;
   const mergedInto = state.i;
 

@@ -3,6 +3,7 @@ import type { Clustering } from './clusters.ts';
 import { type HierarchySettings, keepsLayer } from './hierarchy.ts';
 import type { MergeState } from './merge-state.ts';
 import * as R from './merge-state.ts';
+import { int32Scratch } from './scratch.ts';
 
 /**
  * Phase one of the hierarchy: clusters of at most `maxArea` pixels, from the smallest up, with
@@ -32,7 +33,7 @@ export function mergeSmallClusters(
   // Per pixel, side by side (one cache line for both): [2p] the cluster it belongs to now,
   // relabelled when its cluster merges; [2p + 1] the next pixel of that cluster, in a circle, so
   // two clusters' lists join by swapping two links at pixels the visit has just read.
-  const pixels = new Int32Array(2 * w * h);
+  const pixels = int32Scratch('merge pixels', 2 * w * h);
   for (let p = w * h - 1; p >= 0; p--) {
     const c = labels[p]!;
     pixels[2 * p] = c;
@@ -52,7 +53,7 @@ export function mergeSmallClusters(
 
   // Area each cluster was last queued with (0 once merged away): tells stale queue entries apart
   // from a dense array instead of the scattered records.
-  const queuedArea = new Int32Array(clustering.count);
+  const queuedArea = int32Scratch('merge queued areas', clustering.count).fill(0);
   for (let c = 0; c < clustering.count; c++) if (clustering.area[c]! > 1) queuedArea[c] = clustering.area[c]!;
 
   // Single pixels first (nothing is smaller), in the order the queue would have returned them had

@@ -1,4 +1,5 @@
 import type { Clustering } from './clusters.ts';
+import { float64Scratch, int32Scratch } from './scratch.ts';
 
 /**
  * What the hierarchy keeps per cluster, in one record of one cache line. Clusters are visited in
@@ -31,9 +32,9 @@ export class MergeState {
 
   constructor(clustering: Clustering) {
     const { count, sums } = clustering;
-    this.f = new Float64Array(RECORD * count);
-    this.i = new Int32Array(this.f.buffer);
-    this.order = new Int32Array(count);
+    this.f = float64Scratch('merge records', RECORD * count);
+    this.i = new Int32Array(this.f.buffer, this.f.byteOffset, 2 * RECORD * count);
+    this.order = int32Scratch('merge order', count);
     const { f, i } = this;
     for (let c = 0; c < count; c++) {
       const o = RECORD * c;
@@ -81,7 +82,7 @@ export class MergeState {
   /** Merge targets per cluster (-1 for roots). */
   mergedInto(): Int32Array {
     const count = this.order.length;
-    const out = new Int32Array(count);
+    const out = int32Scratch('merge targets', count);
     for (let c = 0; c < count; c++) {
       const parent = this.i[I * c + PARENT]!;
       out[c] = parent === c ? -1 : parent;
@@ -95,7 +96,7 @@ export class MergeState {
    */
   colors(): Float64Array {
     const count = this.order.length;
-    const out = new Float64Array(4 * count);
+    const out = float64Scratch('merge colours', 4 * count);
     const f = this.f;
     for (let c = 0; c < count; c++) {
       const o = RECORD * c;
