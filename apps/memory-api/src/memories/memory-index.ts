@@ -54,6 +54,12 @@ export interface MemoryIndex {
   close(): Promise<void>;
 }
 
+function same(a: Float32Array | undefined, b: Float32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The in-process index: the catalog's HNSW graph and filter fields, answered without I/O. */
 export class CatalogIndex implements MemoryIndex {
   readonly description = 'in-process HNSW';
@@ -89,7 +95,13 @@ export class CatalogIndex implements MemoryIndex {
   }
 
   async put(items: IndexedItem[]): Promise<void> {
-    for (const { row, vector } of items) this.catalog.put(row, vector);
+    for (const { row, vector } of items) {
+      // The vector of the text already indexed (the change feed replaying this replica's own
+      // write): only the filter fields can have changed, and re-inserting into the graph costs.
+      if (vector && this.catalog.contentHashOf(row.id) === row.contentHash && same(this.catalog.vector(row.id), vector))
+        this.catalog.touch(row);
+      else this.catalog.put(row, vector);
+    }
   }
 
   async touch(rows: CatalogRow[]): Promise<void> {

@@ -259,7 +259,14 @@ export class MemoryStore {
     k: number,
     filter: MemoryFilter,
   ): Promise<{ id: string; score: number; row: MemoryRow }[]> {
-    const hits = await this.index.search(vector, k, filter);
+    return this.confirm(await this.index.search(vector, k, filter), filter);
+  }
+
+  /** Index hits whose rows confirm them (see `confirms`), with the rows. */
+  private async confirm(
+    hits: IndexHit[],
+    filter: MemoryFilter,
+  ): Promise<{ id: string; score: number; row: MemoryRow }[]> {
     const rows = await this.getMany(hits.map((h) => h.id));
     return hits.flatMap((h) => {
       const row = rows.get(h.id);
@@ -330,8 +337,16 @@ export class MemoryStore {
     const live = { namespace: input.namespace };
     // Duplicates and contradictions are decided on what every replica has committed, read back
     // from the rows: a replica whose index lags must not store a duplicate or retire the wrong fact.
-    await this.feed?.catchUp();
-    const neighbours = await this.confirmedNeighbours(vector, 6, live);
+    // On the embedded database this process is the only writer, and its index has every write.
+    if (this.db.kind !== 'pglite' || this.index.shared) await this.feed?.catchUp();
+    // Neighbours matter only from the lowest threshold that acts on one (link, duplicate or
+    // contradiction); below it, as for most new memories, their rows are not read at all.
+    const hits = await this.index.search(vector, 6, live);
+    const acts = Math.min(
+      this.thresholds.link,
+      input.detectContradiction ? this.thresholds.contradiction : this.thresholds.duplicate,
+    );
+    const neighbours = (hits[0]?.score ?? 0) >= acts ? await this.confirm(hits, live) : [];
     const nearest = neighbours[0];
     // A correction is usually close to what it corrects; with detect_contradiction the caller says
     // so, and the nearest is retired rather than taken for a duplicate.
