@@ -17,6 +17,8 @@ export interface Clustering {
 /** Pixels below this alpha count as background: they are never traced and stay transparent. */
 export const KEY_ALPHA = 128;
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function find(parent: Int32Array, i: number): number {
   while (parent[i] !== i) {
     const up = parent[parent[i]!]!;
@@ -36,29 +38,31 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
   const n = w * h;
   const shift = 8 - Math.min(8, colorPrecision);
   // Quantised RGBA per pixel; 0 marks a keyed-out pixel (a kept pixel has alpha >= 128, so its
-  // quantised alpha, the low byte, is at least 1).
+  // quantised alpha is not 0). Only equality of keys matters: on a little-endian machine each
+  // pixel is read as one 32-bit word with the dropped bits masked off. Keys are made a row at a
+  // time, just before the row is joined, so they are still in cache when read.
   const keys = int32Scratch('cluster keys', n);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
-    const a = data[o + 3]!;
-    if (a < KEY_ALPHA) {
-      keys[i] = 0;
-      continue;
-    }
-    keys[i] =
-      ((data[o]! >> shift) << 24) | ((data[o + 1]! >> shift) << 16) | ((data[o + 2]! >> shift) << 8) | (a >> shift);
-  }
+  const byteMask = (0xff << shift) & 0xff;
+  const words = LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, n) : null;
   // Every link points to a smaller index (a left or upper pixel, or the smaller of two roots), so
-  // one forward pass at the end resolves all roots.
+  // one forward pass at the end resolves all roots. `roots` counts them as links are made.
   const parent = int32Scratch('cluster parents', n);
+  let roots = 0;
   for (let y = 0; y < h; y++) {
     const row = y * w;
+    if (words) quantiseWords(words, keys, row, row + w, byteMask);
+    else quantiseBytes(data, keys, row, row + w, byteMask);
     for (let x = 0; x < w; x++) {
       const i = row + x;
       parent[i] = i;
       const key = keys[i]!;
       if (key === 0) continue;
+      roots++;
       const joinsLeft = x > 0 && keys[i - 1] === key;
-      if (joinsLeft) parent[i] = parent[i - 1]!;
+      if (joinsLeft) {
+        parent[i] = parent[i - 1]!;
+        roots--;
+      }
       if (y === 0 || keys[i - w] !== key) continue;
       // Left, upper-left and upper pixels of one colour are already one cluster: nothing to join.
       if (joinsLeft && keys[i - w - 1] === key) continue;
@@ -66,29 +70,32 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
       const self = find(parent, i);
       if (above < self) parent[self] = above;
       else if (self < above) parent[above] = self;
+      else continue;
+      roots--;
     }
   }
+  // Labels in raster order of the clusters' first pixels, with each cluster's area and sums
+  // gathered in the same pass.
+  const count = roots;
   const labels = int32Scratch('cluster labels', n);
-  let count = 0;
-  for (let i = 0; i < n; i++) {
+  const area = int32Scratch('cluster areas', count).fill(0);
+  const sums = float64Scratch('cluster sums', 4 * count).fill(0);
+  let next = 0;
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
     if (keys[i] === 0) {
       labels[i] = -1;
       continue;
     }
     const up = parent[i]!;
-    if (up === i) labels[i] = count++;
+    let label: number;
+    if (up === i) label = next++;
     else {
       // The parent is smaller, so already resolved to its root: reuse its label.
       const root = parent[up]!;
       parent[i] = root;
-      labels[i] = labels[root]!;
+      label = labels[root]!;
     }
-  }
-  const area = int32Scratch('cluster areas', count).fill(0);
-  const sums = float64Scratch('cluster sums', 4 * count).fill(0);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
-    const label = labels[i]!;
-    if (label < 0) continue;
+    labels[i] = label;
     area[label]! += 1;
     const s = 4 * label;
     sums[s]! += data[o]!;
@@ -97,4 +104,28 @@ export function clusterPixels(image: RgbaImage, colorPrecision: number): Cluster
     sums[s + 3]! += data[o + 3]!;
   }
   return { width: w, height: h, labels, count, area, sums };
+}
+
+/** Keys of pixels [from, to) from 32-bit words (little-endian: alpha is the top byte). */
+function quantiseWords(words: Int32Array, keys: Int32Array, from: number, to: number, byteMask: number): void {
+  const mask = byteMask | (byteMask << 8) | (byteMask << 16) | (byteMask << 24);
+  const keyedBelow = (KEY_ALPHA << 24) >>> 0;
+  for (let i = from; i < to; i++) {
+    const word = words[i]!;
+    keys[i] = word >>> 0 < keyedBelow ? 0 : word & mask;
+  }
+}
+
+/** Keys of pixels [from, to) from RGBA bytes. */
+function quantiseBytes(data: ArrayLike<number>, keys: Int32Array, from: number, to: number, byteMask: number): void {
+  for (let i = from, o = 4 * from; i < to; i++, o += 4) {
+    const a = data[o + 3]!;
+    keys[i] =
+      a < KEY_ALPHA
+        ? 0
+        : ((data[o]! & byteMask) << 24) |
+          ((data[o + 1]! & byteMask) << 16) |
+          ((data[o + 2]! & byteMask) << 8) |
+          (a & byteMask);
+  }
 }

@@ -53,12 +53,7 @@ export function mergeByArea(
     link[2 * k] = k;
     link[2 * k + 1] = -1;
   }
-  const roots = int32Scratch('phase two roots', w * h);
-  for (let pixel = 0; pixel < w * h; pixel++) {
-    const c = owner[2 * pixel]!;
-    roots[pixel] = c < 0 ? -1 : compactOf[c]!;
-  }
-  const { adjacency, perimeter } = buildAdjacency(w, h, roots, m);
+  const { adjacency, perimeter } = buildAdjacency(w, h, owner, compactOf, m);
   for (let k = 0; k < m; k++) hot[HOT * k + PERIMETER] = perimeter[k]!;
   const { head, tail, nodes } = adjacency;
   // Node of each neighbour in the list being compacted (valid where its stamp is the current id).

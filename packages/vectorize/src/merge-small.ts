@@ -34,10 +34,12 @@ export function mergeSmallClusters(
   // relabelled when its cluster merges; [2p + 1] the next pixel of that cluster, in a circle, so
   // two clusters' lists join by swapping two links at pixels the visit has just read.
   const pixels = int32Scratch('merge pixels', 2 * w * h);
+  const area = clustering.area;
   for (let p = w * h - 1; p >= 0; p--) {
     const c = labels[p]!;
     pixels[2 * p] = c;
-    if (c < 0) continue;
+    // Clusters too large for this phase are never visited here, so their circles are never read.
+    if (c < 0 || area[c]! > maxArea) continue;
     const s = I * c;
     const head = i[s + FIRST]!;
     if (head < 0) {
@@ -61,7 +63,7 @@ export function mergeSmallClusters(
   // order. They are not queued: a merge never makes another cluster a single pixel.
   for (let p = w * h - 1; p >= 0; p--) {
     const id = labels[p]!;
-    if (id >= 0 && clustering.area[id] === 1 && pixels[2 * p] === id && f[R.RECORD * id + R.AREA] === 1) {
+    if (id >= 0 && area[id] === 1 && pixels[2 * p] === id && f[R.RECORD * id + R.AREA] === 1) {
       visitCluster(id, state, settings, queue, queuedArea, pixels, w, h);
     }
   }
