@@ -92,18 +92,25 @@ export async function startApp(app: AppName, env: Record<string, string> = {}): 
   };
 }
 
-export interface RunningEmbedder extends Spawned {
+/** A gRPC back end (embedder, vectorizer-worker) started as its own process on loopback. */
+export interface RunningBackend extends Spawned {
   /** gRPC target, e.g. 127.0.0.1:40123. */
   target: string;
   /** The side port: /livez, /readyz, /metrics. */
   httpUrl: string;
+  /** SIGTERM (graceful: calls in flight finish), then the exit. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL: the process dies on the spot, as a crashed pod does. */
+  kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts apps/embedder as its own process on loopback and waits until its model is loaded. */
-export async function startEmbedder(env: Record<string, string> = {}): Promise<RunningEmbedder> {
+/** Starts a gRPC back end on free ports and waits until it reports ready (/readyz). */
+export async function startGrpcBackend(
+  app: 'embedder' | 'vectorizer-worker',
+  env: Record<string, string> = {},
+): Promise<RunningBackend> {
   const [grpcPort, httpPort] = [await freePort(), await freePort()];
-  const spawned = spawnTs('apps/embedder/src/server.ts', {
+  const spawned = spawnTs(`apps/${app}/src/server.ts`, {
     HOST: '127.0.0.1',
     GRPC_PORT: String(grpcPort),
     PORT: String(httpPort),
@@ -111,18 +118,20 @@ export async function startEmbedder(env: Record<string, string> = {}): Promise<R
   });
   const httpUrl = `http://127.0.0.1:${httpPort}`;
   try {
+    // Generous: correctness, not this machine's speed (loading a model on a busy machine).
     await waitFor(`${httpUrl}/readyz`, 120_000, spawned.exit);
   } catch (err) {
     spawned.child.kill('SIGKILL');
-    throw new Error(`${(err as Error).message}\n${spawned.output()}`);
+    throw new Error(`${app} did not start: ${(err as Error).message}\n${spawned.output().slice(-3000)}`);
   }
-  return {
-    ...spawned,
-    target: `127.0.0.1:${grpcPort}`,
-    httpUrl,
-    stop: async () => {
-      if (spawned.child.exitCode === null) spawned.child.kill('SIGTERM');
-      return spawned.exit;
-    },
+  const signal = (name: NodeJS.Signals) => async () => {
+    if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(name);
+    return spawned.exit;
   };
+  return { ...spawned, target: `127.0.0.1:${grpcPort}`, httpUrl, stop: signal('SIGTERM'), kill: signal('SIGKILL') };
 }
+
+export type RunningEmbedder = RunningBackend;
+
+/** Starts apps/embedder as its own process on loopback and waits until its model is loaded. */
+export const startEmbedder = (env: Record<string, string> = {}) => startGrpcBackend('embedder', env);

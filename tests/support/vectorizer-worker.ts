@@ -2,42 +2,13 @@
  * apps/vectorizer-worker as its own process on loopback, as tests and benchmarks use it: real gRPC
  * on GRPC_PORT, /livez /readyz /metrics on PORT.
  */
-import { freePort, type Spawned, spawnTs, waitFor } from './processes.ts';
+import { type RunningBackend, startGrpcBackend } from './processes.ts';
 
-export interface RunningWorker extends Spawned {
-  /** gRPC address, e.g. 127.0.0.1:40123. */
-  target: string;
-  /** The side port: /livez, /readyz, /metrics. */
-  httpUrl: string;
-  /** SIGTERM (graceful: in-flight jobs finish), then the exit. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** SIGKILL: the process dies on the spot, as a crashed pod does. */
-  kill(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+export type RunningWorker = RunningBackend;
 
-/** Starts a vectorizer-worker and waits until its threads are warm (/readyz). */
-export async function startVectorizerWorker(env: Record<string, string> = {}): Promise<RunningWorker> {
-  const [grpcPort, httpPort] = [await freePort(), await freePort()];
-  const spawned = spawnTs('apps/vectorizer-worker/src/server.ts', {
-    HOST: '127.0.0.1',
-    GRPC_PORT: String(grpcPort),
-    PORT: String(httpPort),
-    TRACE_THREADS: '1',
-    ...env,
-  });
-  const httpUrl = `http://127.0.0.1:${httpPort}`;
-  try {
-    await waitFor(`${httpUrl}/readyz`, 120_000, spawned.exit);
-  } catch (err) {
-    spawned.child.kill('SIGKILL');
-    throw new Error(`vectorizer-worker did not start: ${(err as Error).message}\n${spawned.output().slice(-3000)}`);
-  }
-  const signal = (name: NodeJS.Signals) => async () => {
-    if (spawned.child.exitCode === null && spawned.child.signalCode === null) spawned.child.kill(name);
-    return spawned.exit;
-  };
-  return { ...spawned, target: `127.0.0.1:${grpcPort}`, httpUrl, stop: signal('SIGTERM'), kill: signal('SIGKILL') };
-}
+/** Starts a vectorizer-worker (one thread unless `env` says otherwise) and waits until its threads are warm. */
+export const startVectorizerWorker = (env: Record<string, string> = {}): Promise<RunningWorker> =>
+  startGrpcBackend('vectorizer-worker', { TRACE_THREADS: '1', ...env });
 
 /**
  * The sum of a metric's samples on a /metrics page whose labels include all of `labels`

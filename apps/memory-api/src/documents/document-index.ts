@@ -83,27 +83,34 @@ async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
     },
   });
   const index = new DocumentIndex();
-  const model = store.embedder.model;
-  const stale = rows.filter((r) => !r.embedding || r.embeddingModel !== model);
-  const fresh = new Map<string, Float32Array>();
-  if (stale.length > 0) {
-    // Another EMBEDDER wrote these: embed them again so that scores compare like with like.
-    const vectors = await store.embedder.embed(stale.map((r) => embeddingText(r.title, r.content)));
-    await store.prisma.$transaction(
-      stale.map((r, i) =>
-        store.prisma.document.update({
-          where: { id: r.id },
-          data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: model },
-        }),
-      ),
-    );
-    for (const [i, r] of stale.entries()) fresh.set(r.id, vectors[i] as Float32Array);
-  }
+  // Without a vector of this model (not embedded yet, or by another): embed so scores compare like with like.
+  const fresh = await embedDocuments(
+    store,
+    rows.filter((r) => !r.embedding || r.embeddingModel !== store.embedder.model),
+  );
   for (const r of rows) {
     const vector = fresh.get(r.id) ?? decodeEmbedding(r.embedding as Uint8Array);
     index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
   }
   return index;
+}
+
+/** Embeds documents with the configured model and stores the vectors (one transaction). */
+export async function embedDocuments(
+  store: MemoryStore,
+  docs: { id: string; title: string; content: string }[],
+): Promise<Map<string, Float32Array>> {
+  if (docs.length === 0) return new Map();
+  const vectors = await store.embedder.embed(docs.map((d) => embeddingText(d.title, d.content)));
+  await store.prisma.$transaction(
+    docs.map((d, i) =>
+      store.prisma.document.update({
+        where: { id: d.id },
+        data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: store.embedder.model },
+      }),
+    ),
+  );
+  return new Map(docs.map((d, i) => [d.id, vectors[i] as Float32Array]));
 }
 
 /**

@@ -1,5 +1,4 @@
-import { embeddingText } from '../documents/document-index.ts';
-import { encodeEmbedding } from './embedding-codec.ts';
+import { embedDocuments } from '../documents/document-index.ts';
 import type { MemoryStore } from './memory-store.ts';
 
 /** How many rows one re-embedding step embeds and commits (a stopped run resumes after the last). */
@@ -76,15 +75,7 @@ export async function reembedAll(
       take: REEMBED_BATCH,
     });
     if (rows.length === 0) break;
-    const vectors = await store.embedder.embed(rows.map((r) => embeddingText(r.title, r.content)));
-    await store.prisma.$transaction(
-      rows.map((r, i) =>
-        store.prisma.document.update({
-          where: { id: r.id },
-          data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: model },
-        }),
-      ),
-    );
+    await embedDocuments(store, rows);
     done.documents += rows.length;
     onProgress(done);
   }
