@@ -137,7 +137,7 @@ function contract(name: string, open: () => Promise<VectorStore>) {
         const stored = got.get(r.id) as VectorRecord;
         expect(stored.payload).toEqual(r.payload);
         // Qdrant keeps cosine vectors normalised; these are unit vectors already.
-        stored.vector.forEach((x, i) => expect(x).toBeCloseTo(r.vector[i] as number, 5));
+        for (const [i, x] of stored.vector.entries()) expect(x).toBeCloseTo(r.vector[i] as number, 5);
       }
       const pages: string[][] = [];
       for await (const page of store.ids(25)) pages.push(page);
