@@ -89,7 +89,12 @@ export function walkLoop(
       aheadRight = inside(grid, w, h, lo, hi, vx, vy - 1);
     }
     const next = !aheadRight ? (dir + 1) & 3 : aheadLeft ? (dir + 3) & 3 : dir;
-    if (vx === x0 && vy === y0) break;
+    // Done when about to leave the start heading right again. Merely passing the start is not
+    // enough: when it is a corner shared diagonally with another part of the outline (two holes
+    // touching at a corner), the loop runs through it once before it closes; stopping there left
+    // the rest to a second loop around both parts, which covered the first part twice and painted
+    // one hole under the non-zero rule.
+    if (vx === x0 && vy === y0 && next === 0) break;
     if (next !== dir) {
       if (n + 2 > out.length) {
         const bigger = new Int32Array(2 * out.length);

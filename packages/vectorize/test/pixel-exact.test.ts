@@ -21,6 +21,22 @@ function expectExact(image: ReturnType<typeof makeImage>, svg: string): void {
 }
 
 describe('pixel-exact engine', () => {
+  it('keeps two holes that touch at a corner empty, whichever colour is painted first', () => {
+    // Holes at (4, 3) and (3, 4) share the corner (4, 4), where the outline walk of the blue
+    // square passes twice; that corner is also where the walk around them starts.
+    for (const [outside, inside] of [
+      [WHITE, BLUE],
+      [BLUE, WHITE],
+    ] as const) {
+      const image = makeImage(8, 8, (x, y) => {
+        if (x === 0 || y === 0 || x === 7 || y === 7) return outside;
+        if ((x === 4 && y === 3) || (x === 3 && y === 4)) return outside;
+        return inside;
+      });
+      expectExact(image, vectorize(image, { engine: 'pixel-exact' }).svg);
+    }
+  });
+
   it('reproduces random flat images exactly, one path per colour, axis-aligned moves only', () => {
     const palette: Rgba[] = [WHITE, RED, BLUE, [20, 160, 90, 255], [250, 200, 40, 255], CLEAR];
     for (const seed of [1, 2, 3, 4]) {
