@@ -2,7 +2,8 @@ import { traceBinary } from './binary-engine.ts';
 import { traceColor } from './color-engine.ts';
 import { snapFineDetail } from './fine-detail.ts';
 import { type ResolvedOptions, resolveOptions, type VectorizeOptions } from './options.ts';
-import { countColors, traceLabelRegions, tracePixelExact } from './pixel-exact.ts';
+import { countColors, tracePixelExact } from './pixel-exact.ts';
+import { traceStackedRuns } from './stacked-runs.ts';
 import { svgDocument } from './svg.ts';
 import type { ResolvedEngine, RgbaImage, VectorizeResult, VectorPath } from './types.ts';
 
@@ -74,7 +75,7 @@ export function vectorize(image: RgbaImage, options: VectorizeOptions = {}): Vec
   if (snapped) engineUsed = 'pixel-exact';
   let paths: VectorPath[];
   if (snapped)
-    paths = traceLabelRegions(snapped.labels, snapped.palette, image.width, image.height, resolved.path_precision, 0);
+    paths = traceStackedRuns(snapped.labels, snapped.palette, image.width, image.height, resolved.path_precision);
   else if (engineUsed === 'pixel-exact') paths = tracePixelExact(image, resolved.path_precision);
   else if (resolved.color_mode === 'binary') paths = traceBinary(image, resolved);
   else paths = traceColor(image, resolved);

@@ -39,41 +39,33 @@ export function indexColors(image: RgbaImage): { labels: Int32Array; colors: num
  */
 export function tracePixelExact(image: RgbaImage, precision: number): VectorPath[] {
   const { labels, colors } = indexColors(image);
-  return traceLabelRegions(labels, colors, image.width, image.height, precision, -1);
+  return traceLabelRegions(labels, colors, image.width, image.height, precision);
 }
 
-/**
- * Exact regions of equal labels (-1 = none), one path per label with colour `colors[label]` (RGBA
- * key). `paper` (a label, or -1) is painted once as the whole frame under the rest, so its outline
- * does not repeat every shape on it as a hole; painted first, it stays exact under crispEdges.
- */
-export function traceLabelRegions(
-  labels: Int32Array | Uint8Array,
+/** Exact regions of equal labels (-1 = none), one path per label with colour `colors[label]` (RGBA key). */
+function traceLabelRegions(
+  labels: Int32Array,
   colors: readonly number[],
   w: number,
   h: number,
   precision: number,
-  paper: number,
 ): VectorPath[] {
   const builders = colors.map(() => new PathBuilder(precision));
-  if (paper >= 0) builders[paper]!.polygon([0, 0, w, 0, w, h, 0, h]);
   // Per pixel: 1 once its top edge has been walked.
   const walked = new Int32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const index = y * w + x;
       const label = labels[index]!;
-      if (label < 0 || label === paper || walked[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
+      if (label < 0 || walked[index] === 1 || (y > 0 && labels[index - w] === label)) continue;
       const n = walkLoop(labels, w, h, label, label + 1, x, y, walked, 1);
       builders[label]!.polygon(loopCorners(), n);
     }
   }
-  const paths = colors.map((key, i) => ({
+  return colors.map((key, i) => ({
     color: { r: key >>> 24, g: (key >>> 16) & 255, b: (key >>> 8) & 255, a: key & 255 },
     commands: builders[i]!.commands,
   }));
-  if (paper > 0) paths.unshift(...paths.splice(paper, 1));
-  return paths;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compare, loadPng } from '../bench/quality.ts';
+import { compare, loadPng, renderSvg } from '../bench/quality.ts';
+import { snapFineDetail } from '../src/fine-detail.ts';
 import { vectorize } from '../src/index.ts';
 import { makeImage } from './helpers.ts';
 
@@ -33,6 +34,52 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
     expect(result.engineUsed).toBe('pixel-exact');
     const quality = compare({ ...image, data: new Uint8Array(image.data.buffer) }, result.svg);
     expect(quality.edges).toBeGreaterThan(0.95);
+  });
+
+  it('renders exactly the snapped image, though layers overlap to shorten outlines', async () => {
+    for (const file of ['screenshot-terminal-1300x340.png', 'diagram-states.png']) {
+      const image = await loadPng(join(REAL, file));
+      const snapped = snapFineDetail(image)!;
+      const rendered = renderSvg(vectorize(image).svg);
+      let wrong = 0;
+      for (let p = 0; p < image.width * image.height; p++) {
+        const key = snapped.palette[snapped.labels[p]!]!;
+        const expected = [key >>> 24, (key >>> 16) & 255, (key >>> 8) & 255, 255];
+        for (let c = 0; c < 4; c++) if (rendered.data[4 * p + c] !== expected[c]) wrong++;
+      }
+      expect(wrong).toBe(0);
+    }
+  });
+
+  it('paints a glyph fringe under its ink as one shape instead of one-pixel specks', () => {
+    // Dark 3x3 "letters" on white, each edged by a pale fringe, one run per side (the corners of
+    // the ring are paper, as anti-aliasing leaves them).
+    const image = makeImage(64, 25, (x, y) => {
+      const cx = x % 8;
+      const cy = y % 8;
+      if (cx >= 2 && cx <= 4 && cy >= 2 && cy <= 4) return [20, 20, 20, 255];
+      const ring = cx >= 1 && cx <= 5 && cy >= 1 && cy <= 5;
+      const corner = (cx === 1 || cx === 5) && (cy === 1 || cy === 5);
+      if (ring && !corner) return [190, 190, 190, 255];
+      return [255, 255, 255, 255];
+    });
+    // 40 faint one-pixel colours in the last row: past plain pixel-exact's 32, into snapping.
+    for (let i = 0; i < 40; i++) image.data.set([200 + i, 255, 255, 255], 4 * (24 * 64 + i));
+    const result = vectorize(image);
+    const exact = vectorize(image, { engine: 'pixel-exact' });
+    const outlines = (paths: typeof result.paths): number =>
+      paths.find((path) => path.color.r === 190)!.commands.filter((c) => c[0] === 'M').length;
+    expect(result.engineUsed).toBe('pixel-exact');
+    // 24 letters: exact regions are four runs per letter; under the ink, one cross each.
+    expect(outlines(exact.paths)).toBe(4 * 24);
+    expect(outlines(result.paths)).toBe(24);
+    expect(result.svg.length).toBeLessThan(exact.svg.length * 0.8);
+    // Exact, apart from the faint row (snapped to paper).
+    const rendered = renderSvg(result.svg);
+    let wrong = 0;
+    for (let p = 0; p < 64 * 24; p++)
+      for (let c = 0; c < 3; c++) if (rendered.data[4 * p + c] !== image.data[4 * p + c]) wrong++;
+    expect(wrong).toBe(0);
   });
 
   it('leaves photos and gradient icons to the spline engine', async () => {

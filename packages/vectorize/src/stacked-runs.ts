@@ -1,0 +1,245 @@
+import { loopCorners, walkLoop } from './outline.ts';
+import { PathBuilder } from './path-builder.ts';
+import { int32Scratch } from './scratch.ts';
+import type { VectorPath } from './types.ts';
+
+/**
+ * Exact pixel regions of a snapped diagram or screenshot (fine-detail.ts), painted in layers that
+ * may overlap. Colours are painted from the paper out: the paper as one frame-sized rectangle, then
+ * the others by how far their lightness is from the paper's (anti-aliasing shades before the ink
+ * they fringe). A later layer paints over an earlier one, so a layer may also cover pixels of any
+ * later colour: where that makes its outline shorter it does. Glyphs are the case in point: their
+ * pale fringe pixels, exact, are hundreds of one-pixel specks; painted as the fringe-and-ink blob
+ * under the ink, they are one outline per letter. Rendered with crisp edges the result is still
+ * exactly the snapped image.
+ *
+ * The choice is made per connected piece of "this colour or a later one": either the piece as a
+ * whole, or only this colour's own regions inside it, whichever outline is estimated shorter.
+ */
+export function traceStackedRuns(
+  labels: Uint8Array,
+  palette: readonly number[],
+  w: number,
+  h: number,
+  precision: number,
+): VectorPath[] {
+  const n = w * h;
+  const layers = palette.length;
+  const order = paintOrder(palette);
+  const rankOf = new Int32Array(layers);
+  order.forEach((colour, rank) => {
+    rankOf[colour] = rank;
+  });
+  const rank = int32Scratch('runs ranks', n);
+  for (let p = 0; p < n; p++) rank[p] = rankOf[labels[p]!]!;
+
+  // Pixels by rank (to add each layer's pixels to the pieces), and loop start candidates by layer:
+  // for a layer's own regions, its pixels under a pixel of another colour; for "this colour or
+  // later", pixels of rank r under one of rank u < r start loops of every layer in (u, r].
+  const { byRank, ownStarts, stackStarts } = startLists(rank, w, layers);
+
+  const parent = int32Scratch('runs pieces', n).fill(-1);
+  const walked = int32Scratch('runs walked', n).fill(-1);
+  const ownCost = int32Scratch('runs own cost', n).fill(0);
+  const stackCost = int32Scratch('runs stack cost', n).fill(0);
+  const own = new LoopList();
+  const stacked = new LoopList();
+  const commands: VectorPath['commands'][] = new Array(layers);
+  // From the last layer to the first, so the pieces of "rank >= k" grow by union as k falls.
+  for (let k = layers - 1; k >= 1; k--) {
+    for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) parent[byRank.items[e]!] = byRank.items[e]!;
+    for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) {
+      const p = byRank.items[e]!;
+      const x = p % w;
+      if (x > 0 && parent[p - 1]! >= 0) union(parent, p, p - 1);
+      if (x + 1 < w && parent[p + 1]! >= 0) union(parent, p, p + 1);
+      if (p >= w && parent[p - w]! >= 0) union(parent, p, p - w);
+      if (p + w < n && parent[p + w]! >= 0) union(parent, p, p + w);
+    }
+    own.trace(rank, w, h, k, k + 1, ownStarts, walked, 2 * k, parent, ownCost);
+    stacked.trace(rank, w, h, k, layers, stackStarts, walked, 2 * k + 1, parent, stackCost);
+    // Emit in raster order of the loops' first pixels, each piece one way or the other.
+    const builder = new PathBuilder(precision);
+    let a = 0;
+    let b = 0;
+    while (a < own.count || b < stacked.count) {
+      const takeOwn = b === stacked.count || (a < own.count && own.start[a]! < stacked.start[b]!);
+      const list = takeOwn ? own : stacked;
+      const index = takeOwn ? a++ : b++;
+      const piece = list.piece[index]!;
+      // Pieces without a pixel of this colour have no own cost: they are not painted at all.
+      const asWhole = ownCost[piece]! > 0 && stackCost[piece]! < ownCost[piece]!;
+      if (asWhole !== takeOwn) builder.polygon(list.corners.subarray(list.offset[index]!, list.offset[index + 1]!));
+    }
+    for (const list of [own, stacked])
+      for (let i = 0; i < list.count; i++) ownCost[list.piece[i]!] = stackCost[list.piece[i]!] = 0;
+    commands[k] = builder.commands;
+  }
+  const paper = new PathBuilder(precision);
+  paper.polygon([0, 0, w, 0, w, h, 0, h]);
+  commands[0] = paper.commands;
+  return order.map((colour, k) => {
+    const key = palette[colour]!;
+    return {
+      color: { r: key >>> 24, g: (key >>> 16) & 255, b: (key >>> 8) & 255, a: key & 255 },
+      commands: commands[k]!,
+    };
+  });
+}
+
+/** Paper first, then by distance in lightness from the paper (ties: the more common first). */
+function paintOrder(palette: readonly number[]): number[] {
+  const lightness = (key: number): number =>
+    0.299 * (key >>> 24) + 0.587 * ((key >>> 16) & 255) + 0.114 * ((key >>> 8) & 255);
+  const paper = lightness(palette[0]!);
+  const rest = palette.map((_, i) => i).slice(1);
+  rest.sort((a, b) => Math.abs(lightness(palette[a]!) - paper) - Math.abs(lightness(palette[b]!) - paper) || a - b);
+  return [0, ...rest];
+}
+
+function find(parent: Int32Array, p: number): number {
+  while (parent[p] !== p) {
+    const up = parent[parent[p]!]!;
+    parent[p] = up;
+    p = up;
+  }
+  return p;
+}
+
+function union(parent: Int32Array, a: number, b: number): void {
+  const ra = find(parent, a);
+  const rb = find(parent, b);
+  if (ra !== rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+}
+
+interface Grouped {
+  /** Items of layer k are items[start[k] .. start[k + 1]). */
+  start: Int32Array;
+  items: Int32Array;
+}
+
+/**
+ * Pixels grouped by layer (counting sort, raster order within a layer), in two passes over the
+ * pixels: byRank, every pixel by its rank; ownStarts, a pixel under one of another rank (or on the
+ * top row), by its rank; stackStarts, a pixel of rank r under one of rank u < r (or on the top
+ * row), for every layer in (u, r] from 1 up.
+ */
+function startLists(
+  rank: Int32Array,
+  w: number,
+  layers: number,
+): Record<'byRank' | 'ownStarts' | 'stackStarts', Grouped> {
+  const n = rank.length;
+  const all = new Int32Array(layers + 1);
+  const own = new Int32Array(layers + 1);
+  const stack = new Int32Array(layers + 1);
+  for (let p = 0; p < n; p++) {
+    const r = rank[p]!;
+    const above = p < w ? -1 : rank[p - w]!;
+    all[r + 1]!++;
+    if (above === r) continue;
+    own[r + 1]!++;
+    for (let k = Math.max(1, above + 1); k <= r; k++) stack[k + 1]!++;
+  }
+  for (let k = 0; k < layers; k++) {
+    all[k + 1]! += all[k]!;
+    own[k + 1]! += own[k]!;
+    stack[k + 1]! += stack[k]!;
+  }
+  const allItems = int32Scratch('runs by rank', n);
+  const ownItems = int32Scratch('runs own starts', own[layers]!);
+  const stackItems = int32Scratch('runs stack starts', stack[layers]!);
+  const allFill = all.slice(0, layers);
+  const ownFill = own.slice(0, layers);
+  const stackFill = stack.slice(0, layers);
+  for (let p = 0; p < n; p++) {
+    const r = rank[p]!;
+    const above = p < w ? -1 : rank[p - w]!;
+    allItems[allFill[r]!++] = p;
+    if (above === r) continue;
+    ownItems[ownFill[r]!++] = p;
+    for (let k = Math.max(1, above + 1); k <= r; k++) stackItems[stackFill[k]!++] = p;
+  }
+  return {
+    byRank: { start: all, items: allItems },
+    ownStarts: { start: own, items: ownItems },
+    stackStarts: { start: stack, items: stackItems },
+  };
+}
+
+/** Digits of an integer as the SVG writer prints it (with its sign). */
+function printedLength(value: number): number {
+  let length = value < 0 ? 2 : 1;
+  for (let v = Math.abs(value); v >= 10; v = Math.floor(v / 10)) length++;
+  return length;
+}
+
+/** The loops of one layer and region kind, kept until the layer decides which to write. */
+class LoopList {
+  corners = new Int32Array(4096);
+  offset = new Int32Array(256);
+  start = new Int32Array(256);
+  piece = new Int32Array(256);
+  count = 0;
+
+  /**
+   * Walks every loop of the region lo <= rank < hi from `starts` (its layer's list), keeping
+   * corners, first pixel and piece of each, and adds each loop's estimated SVG length (a move,
+   * then one letter and number per side but the last, which `z` closes) to its piece's cost.
+   */
+  trace(
+    rank: Int32Array,
+    w: number,
+    h: number,
+    lo: number,
+    hi: number,
+    starts: Grouped,
+    walked: Int32Array,
+    stamp: number,
+    parent: Int32Array,
+    cost: Int32Array,
+  ): void {
+    this.count = 0;
+    let used = 0;
+    for (let e = starts.start[lo]!; e < starts.start[lo + 1]!; e++) {
+      const p = starts.items[e]!;
+      if (walked[p] === stamp) continue;
+      const y = (p / w) | 0;
+      const length = walkLoop(rank, w, h, lo, hi, p - y * w, y, walked, stamp);
+      const corners = loopCorners();
+      let estimate = 8;
+      for (let c = 2; c < length - 2; c += 2) {
+        const along = corners[c]! - corners[c - 2]! || corners[c + 1]! - corners[c - 1]!;
+        estimate += printedLength(along);
+      }
+      const piece = find(parent, p);
+      cost[piece]! += estimate;
+      this.reserve(used + length);
+      this.corners.set(corners.subarray(0, length), used);
+      this.offset[this.count] = used;
+      this.start[this.count] = p;
+      this.piece[this.count] = piece;
+      used += length;
+      this.count++;
+      this.offset[this.count] = used;
+    }
+  }
+
+  private reserve(numbers: number): void {
+    if (this.count + 2 > this.offset.length) {
+      const grow = (a: Int32Array): Int32Array => {
+        const b = new Int32Array(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.offset = grow(this.offset);
+      this.start = grow(this.start);
+      this.piece = grow(this.piece);
+    }
+    if (numbers > this.corners.length) {
+      const bigger = new Int32Array(Math.max(numbers, 2 * this.corners.length));
+      bigger.set(this.corners);
+      this.corners = bigger;
+    }
+  }
+}
