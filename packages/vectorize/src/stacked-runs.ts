@@ -176,10 +176,10 @@ function printedLength(value: number): number {
 
 /** The loops of one layer and region kind, kept until the layer decides which to write. */
 class LoopList {
-  corners = new Int32Array(4096);
-  offset = new Int32Array(256);
-  start = new Int32Array(256);
-  piece = new Int32Array(256);
+  corners: Int32Array = new Int32Array(4096);
+  offset: Int32Array = new Int32Array(256);
+  start: Int32Array = new Int32Array(256);
+  piece: Int32Array = new Int32Array(256);
   count = 0;
 
   /**
