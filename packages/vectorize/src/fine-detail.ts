@@ -34,8 +34,14 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   if (n < 64) return null;
   // Transparency: icons and logos, not screenshots. Checked before anything is allocated.
   for (let o = 3; o < data.length; o += 4) if (data[o] !== 255) return null;
-  // One pass: each pixel gets the index of its distinct colour (runs skip the map), counts per index.
-  const indexOf = new Map<number, number>();
+  // More distinct colours than this and the dominant ones cannot reach MIN_COVERAGE (each other
+  // colour takes at least one pixel), so counting stops there: photos give up early.
+  const limit = Math.min(MAX_DISTINCT, MAX_PALETTE + 1 + Math.floor(n * (1 - MIN_COVERAGE)));
+  // One pass: each pixel gets the index of its distinct colour (runs skip the table), counts per
+  // index. The table is open addressing over typed arrays (colour + 1, 0 = empty).
+  const size = 1 << Math.ceil(Math.log2(2 * limit + 2));
+  const slotKey = new Int32Array(size);
+  const slotIndex = new Int32Array(size);
   const keys: number[] = [];
   let counts = new Int32Array(256);
   const distinct = new Int32Array(n);
@@ -45,19 +51,20 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
       lastKey = key;
-      let index = indexOf.get(key);
-      if (index === undefined) {
-        if (keys.length === MAX_DISTINCT) return null;
-        index = keys.length;
-        indexOf.set(key, index);
+      let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & (size - 1);
+      while (slotKey[slot] !== 0 && slotKey[slot] !== key + 1) slot = (slot + 1) & (size - 1);
+      if (slotKey[slot] === 0) {
+        if (keys.length === limit) return null;
+        slotKey[slot] = key + 1;
+        slotIndex[slot] = keys.length;
         keys.push(key);
-        if (index === counts.length) {
+        if (keys.length > counts.length) {
           const bigger = new Int32Array(counts.length * 2);
           bigger.set(counts);
           counts = bigger;
         }
       }
-      last = index;
+      last = slotIndex[slot]!;
     }
     distinct[i] = last;
     counts[last]! += 1;
