@@ -1,3 +1,4 @@
+import { PathText, writePathData } from './path-text.ts';
 import type { PathCommand, RgbaColor, VectorPath } from './types.ts';
 
 /**
@@ -42,96 +43,14 @@ function formatLarge(raw: number, precision: number): string {
   return text;
 }
 
-/** Appends numbers with the fewest separators: none before "-", none before "." after a decimal. */
-class NumberList {
-  text = '';
-  private lastHasDot = false;
-  private lastWasCommand = true;
-
-  command(letter: string): void {
-    this.text += letter;
-    this.lastWasCommand = true;
-  }
-
-  number(value: string): void {
-    if (!this.lastWasCommand && !(value[0] === '-' || (value[0] === '.' && this.lastHasDot))) this.text += ' ';
-    this.text += value;
-    this.lastHasDot = value.includes('.');
-    this.lastWasCommand = false;
-  }
-}
-
 /**
  * SVG path data: absolute first move-to, relative everything else (small numbers are shorter), "h"/"v"
  * for axis-aligned lines. Relative offsets come from the rounded absolute coordinates, so nothing drifts.
  */
 export function pathData(commands: readonly PathCommand[], precision: number): string {
-  const out = new NumberList();
-  const scale = 10 ** precision;
-  const rel = (to: number, from: number): string => formatNumber(Math.round((to - from) * scale) / scale, precision);
-  let x = 0;
-  let y = 0;
-  let startX = 0;
-  let startY = 0;
-  let last = '';
-  const emit = (letter: string): void => {
-    // Repeated commands may omit their letter (except after a move, where it would mean "line").
-    if (letter !== last || letter === 'm') out.command(letter);
-    last = letter;
-  };
-  for (const c of commands) {
-    switch (c[0]) {
-      case 'M':
-        // Later sub-paths move relative to where the previous one closed when that is shorter.
-        {
-          const absX = formatNumber(c[1], precision);
-          const absY = formatNumber(c[2], precision);
-          const relX = rel(c[1], x);
-          const relY = rel(c[2], y);
-          const relative = last !== '' && relX.length + relY.length < absX.length + absY.length;
-          out.command(relative ? 'm' : 'M');
-          out.number(relative ? relX : absX);
-          out.number(relative ? relY : absY);
-        }
-        last = 'm';
-        x = startX = c[1];
-        y = startY = c[2];
-        break;
-      case 'L':
-        if (c[2] === y && c[1] !== x) {
-          emit('h');
-          out.number(rel(c[1], x));
-        } else if (c[1] === x) {
-          emit('v');
-          out.number(rel(c[2], y));
-        } else {
-          emit('l');
-          out.number(rel(c[1], x));
-          out.number(rel(c[2], y));
-        }
-        x = c[1];
-        y = c[2];
-        break;
-      case 'C':
-        emit('c');
-        out.number(rel(c[1], x));
-        out.number(rel(c[2], y));
-        out.number(rel(c[3], x));
-        out.number(rel(c[4], y));
-        out.number(rel(c[5], x));
-        out.number(rel(c[6], y));
-        x = c[5];
-        y = c[6];
-        break;
-      case 'Z':
-        out.command('z');
-        last = 'z';
-        x = startX;
-        y = startY;
-        break;
-    }
-  }
-  return out.text;
+  const out = new PathText();
+  writePathData(out, commands, precision);
+  return out.toString();
 }
 
 function hexByte(value: number): string {
@@ -151,20 +70,27 @@ export interface SvgDocumentOptions {
   crispEdges?: boolean;
 }
 
+/** One buffer for every document a thread writes (tracing is synchronous). */
+const documentText = new PathText();
+
 export function svgDocument(
   width: number,
   height: number,
   paths: readonly VectorPath[],
   options: SvgDocumentOptions,
 ): string {
-  const parts: string[] = [
+  const out = documentText;
+  out.clear();
+  out.text(
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? ' shape-rendering="crispEdges"' : ''}>`,
-  ];
+  );
   for (const path of paths) {
     const opacity =
       path.color.a < 255 ? ` fill-opacity="${formatNumber(Math.round((path.color.a / 255) * 1000) / 1000, 3)}"` : '';
-    parts.push(`<path d="${pathData(path.commands, options.precision)}" fill="${hexColor(path.color)}"${opacity}/>`);
+    out.text('\n<path d="');
+    writePathData(out, path.commands, options.precision);
+    out.text(`" fill="${hexColor(path.color)}"${opacity}/>`);
   }
-  parts.push('</svg>');
-  return `${parts.join('\n')}\n`;
+  out.text('\n</svg>\n');
+  return out.toString();
 }
