@@ -3,7 +3,7 @@
  * options (`engine=auto`, what a caller gets without choosing) against vtracer with its defaults,
  * interleaved in one run. Prints each image, medians per kind and overall, and fails (exit code 1)
  * when a kind's median PSNR or edge F1 falls, or its median bytes grow, past bench/real-figures.json.
- * BENCH_WRITE_FIGURES=1 rewrites that file from this run.
+ * BENCH_WRITE_FIGURES=1 rewrites that file from this run, keeping per figure the better value.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -183,7 +183,19 @@ export async function benchReal(rounds: number, only?: string): Promise<boolean>
   }
   if (only) return true;
   if (process.env.BENCH_WRITE_FIGURES === '1') {
-    writeFileSync(FIGURES, `${JSON.stringify(measured, null, 2)}\n`);
+    // Per figure the better of committed and measured: a rewrite never lowers a floor (a trade-off
+    // that means to, say, PSNR for bytes, edits the file by hand).
+    const committed: Figures = JSON.parse(readFileSync(FIGURES, 'utf8'));
+    const kept: Figures = {};
+    for (const [kind, now] of Object.entries(measured)) {
+      const was = committed[kind] ?? now;
+      kept[kind] = {
+        psnr: Math.max(now.psnr, was.psnr),
+        edges: Math.max(now.edges, was.edges),
+        bytes: Math.min(now.bytes, was.bytes),
+      };
+    }
+    writeFileSync(FIGURES, `${JSON.stringify(kept, null, 2)}\n`);
     console.log(`\nwrote ${FIGURES}`);
     return true;
   }
