@@ -1,9 +1,13 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
+import type { MemoryRow } from '../memories/record.ts';
+import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
 import { memorySpan, memoryTime, type Span, timeMatch } from './time.ts';
 
 /** What reranking knows of a candidate: its time, speaker, session and neighbours in its namespace. */
 export interface Situation {
   id: string;
+  /** The memory's row as read for reranking. */
+  row: MemoryRow;
   span: Span;
   /** Lower-cased name of who said or wrote it: metadata `speaker` or `author`, else a `Name:` prefix. */
   speaker: string | null;
@@ -12,11 +16,22 @@ export interface Situation {
   after: string | null;
 }
 
-const SITUATION_SQL = `SELECT c.id::text AS id, c.metadata, c.valid_from, c.created_at, left(c.content, 200) AS head,
-  (SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace AND p.created_at < c.created_at
-      AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC LIMIT 1) AS before,
-  (SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace AND q.created_at > c.created_at
-      AND q.status = 'active' ORDER BY q.namespace, q.created_at LIMIT 1) AS after
+/**
+ * Whether a memory can be a turn of a conversation (see `sameConversation`): a session, speaker or
+ * author in its metadata, or a colon where `speakerOf` looks for a `Name:` prefix. A superset of
+ * what `speakerOf` accepts, so that only memories that could never lend skip the neighbour lookups
+ * (two index probes each); a plain `strpos` costs nothing beside a regular expression per row.
+ */
+const MAYBE_TURN = `(c.metadata ?| array['session', 'session_id', 'conversation_id', 'speaker', 'author']
+  OR strpos(left(c.content, 200), ':') > 0)`;
+
+// The whole row: the candidates that make the answer are taken from here, not read again.
+// $1 the memories to read, $2 those of them whose neighbours are wanted.
+const SITUATION_SQL = `SELECT ${MEMORY_SELECT},
+  CASE WHEN c.id = ANY($2::uuid[]) AND ${MAYBE_TURN} THEN (SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
+      AND p.created_at < c.created_at AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC LIMIT 1) END AS before,
+  CASE WHEN c.id = ANY($2::uuid[]) AND ${MAYBE_TURN} THEN (SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace
+      AND q.created_at > c.created_at AND q.status = 'active' ORDER BY q.namespace, q.created_at LIMIT 1) END AS after
   FROM memories c WHERE c.id = ANY($1::uuid[])`;
 
 const SPEAKER_PREFIX = /^\s*([\p{L}][\p{L}\p{M}'. -]{0,40}?):\s/u;
@@ -30,33 +45,32 @@ function speakerOf(meta: Record<string, unknown>, head: string): string | null {
 }
 
 /**
- * The situation of each memory (one round trip; its neighbours are the memories of the same
- * namespace written just before and just after it, the turns around it in a conversation: two
- * steps along the (namespace, created_at) index each).
+ * The situation of each of `ids` in one round trip, with the neighbours of those of `neighboursOf`
+ * that can be a conversation's turn: the memories of the same namespace written just before and
+ * just after it (two steps along the (namespace, created_at) index each); null for the others.
  */
-export async function situations(store: MemoryStore, ids: string[]): Promise<Map<string, Situation>> {
+export async function situations(
+  store: MemoryStore,
+  ids: string[],
+  neighboursOf: string[] = [],
+): Promise<Map<string, Situation>> {
   if (ids.length === 0) return new Map();
   const rows = await store.db.sql.prepare(
     'memory_recall_situations',
     SITUATION_SQL,
-  )<{
-    id: string;
-    metadata: unknown;
-    valid_from: Date | string | null;
-    created_at: Date | string;
-    head: string;
-    before: string | null;
-    after: string | null;
-  }>([ids]);
+  )<Record<string, unknown> & { before: string | null; after: string | null }>([ids, neighboursOf]);
   const out = new Map<string, Situation>();
   for (const r of rows) {
-    const meta = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Record<string, unknown>;
-    const time = memoryTime(meta, r.valid_from ? new Date(r.valid_from) : null, new Date(r.created_at));
+    const row = fromSqlRow(r);
+    const meta = (row.metadata && typeof row.metadata === 'object' ? row.metadata : {}) as Record<string, unknown>;
+    const time = memoryTime(meta, row.validFrom, row.createdAt);
     const session = meta.session ?? meta.session_id ?? meta.conversation_id;
-    out.set(r.id, {
-      id: r.id,
-      span: memorySpan(time, r.head),
-      speaker: speakerOf(meta, r.head),
+    const head = row.content.slice(0, 200);
+    out.set(row.id, {
+      id: row.id,
+      row,
+      span: memorySpan(time, head),
+      speaker: speakerOf(meta, head),
       session: session === undefined || session === null ? null : String(session),
       before: r.before,
       after: r.after,

@@ -80,13 +80,20 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
     default:
       arms = [arm('vector', vector), arm('fts5', text)];
   }
-  const ranked = await rerank(store, fuse(arms), { query: input.query, span: asked.span, filter: input.filter });
+  const ranked = await rerank(store, fuse(arms), {
+    query: input.query,
+    span: asked.span,
+    filter: input.filter,
+    limit: input.limit,
+  });
   // Boosts move a score by BOOST_FACTOR_RANGE at most: only candidates that can still make the
   // answer once boosted are read (with ~60 candidates for 10 results, most stop here, unread).
   const floor = (ranked[input.limit - 1]?.score ?? 0) * BOOST_FACTOR_RANGE.min;
   const cut = ranked.findIndex((r) => r.score * BOOST_FACTOR_RANGE.max < floor);
   const contenders = cut < 0 ? ranked : ranked.slice(0, cut);
-  const rows = await store.getMany(contenders.map((r) => r.id));
+  // Reranking read the rows of the best candidates; only the others are read here.
+  const rows = await store.getMany(contenders.filter((r) => !r.row).map((r) => r.id));
+  for (const r of contenders) if (r.row) rows.set(r.id, r.row);
   const results: RecallResult[] = [];
   for (const r of contenders) {
     const row = rows.get(r.id);

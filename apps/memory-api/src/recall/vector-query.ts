@@ -16,10 +16,29 @@ export const VECTOR_QUERY = { corpus: 1, a: 0.02 };
 const LEXEMES_SQL = `SELECT array_agg(coalesce((tsvector_to_array(to_tsvector('english', w)))[1], '') ORDER BY i) AS lexemes
   FROM unnest($1::text[]) WITH ORDINALITY AS u(w, i)`;
 
+/**
+ * Lexemes already asked for: Postgres's English stemming of a word never changes, and questions
+ * reuse words, so most questions need no round trip for them. Emptied when it grows past the cap.
+ */
+const knownLexemes = new Map<string, string>();
+const KNOWN_LEXEMES_MAX = 50_000;
+
+async function lexemesOf(store: MemoryStore, words: string[]): Promise<string[]> {
+  const unknown = words.filter((w) => !knownLexemes.has(w));
+  if (unknown.length > 0) {
+    const [row] = await store.db.sql.prepare('memory_word_lexemes', LEXEMES_SQL)<{ lexemes: string[] }>([unknown]);
+    if (knownLexemes.size + unknown.length > KNOWN_LEXEMES_MAX) knownLexemes.clear();
+    unknown.forEach((w, i) => {
+      knownLexemes.set(w, row?.lexemes[i] ?? '');
+    });
+  }
+  return words.map((w) => knownLexemes.get(w) ?? '');
+}
+
 export async function questionVector(store: MemoryStore, text: string, stats: TermStats | null): Promise<Float32Array> {
   const words = [...new Set(tokenize(text))];
   if (!stats || VECTOR_QUERY.corpus === 0 || words.length < 2 || stats.docs === 0) return store.embedOne(text);
-  const [lexemeRow] = await store.db.sql.prepare('memory_word_lexemes', LEXEMES_SQL)<{ lexemes: string[] }>([words]);
+  const lexemes = await lexemesOf(store, words);
   const vectors = await store.embedder.embed(words);
   const sum = new Float32Array(store.embedder.dimensions);
   words.forEach((_, i) => {
@@ -27,7 +46,7 @@ export async function questionVector(store: MemoryStore, text: string, stats: Te
     // every word: a word no memory holds still leads a large namespace's question (paraphrases
     // reach memories through it), but in a namespace of a few memories it cannot outweigh every
     // word those memories share.
-    const lexeme = lexemeRow?.lexemes[i] ?? '';
+    const lexeme = lexemes[i] ?? '';
     const p = lexeme === '' ? 1 : ((stats.df.get(lexeme) ?? 0) + 1) / (stats.docs + 1);
     const weight = VECTOR_QUERY.a / (VECTOR_QUERY.a + p);
     const v = vectors[i] as Float32Array;
