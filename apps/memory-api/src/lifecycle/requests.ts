@@ -1,3 +1,5 @@
+import { offsetField } from '../schemas/requests.ts';
+
 /**
  * Request schemas of the lifecycle and maintenance routes, typed as the spec types them. Fields
  * the spec leaves untyped are listed without a type and checked by the handlers, so a wrong
@@ -25,7 +27,7 @@ export const deprecatedQuery = {
   properties: {
     namespace: { type: 'string' },
     limit: { type: 'integer' },
-    offset: { type: 'integer', minimum: 0 },
+    offset: offsetField,
   },
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OFFSET_MAX } from '../schemas/requests.ts';
 
 /**
  * The MCP tools, one per HTTP operation. Each tool is a thin description of a route: its
@@ -60,7 +61,7 @@ export const TOOLS: ToolSpec[] = [
     namespace: ns,
     tag: z.string().optional(),
     limit,
-    offset: z.number().int().optional(),
+    offset: z.number().int().min(0).max(OFFSET_MAX).optional(),
   }),
   read('recent', 'GET', '/recent', 'The most recently stored memories.', { namespace: ns, limit }),
   read('get_memory', 'GET', '/memory', 'One memory by id (deprecated ones too).', { id }),

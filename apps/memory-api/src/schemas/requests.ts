@@ -4,6 +4,13 @@
  * gets a message naming the field and, for `type` and `strategy`, the valid vocabulary.
  */
 const any = {};
+
+/**
+ * The largest `offset` accepted by every listing. The spec sets none; without one a number past
+ * Postgres's bigint reached the database and answered 500. Nobody pages two billion rows deep.
+ */
+export const OFFSET_MAX = 2_147_483_647;
+export const offsetField = { type: 'integer', minimum: 0, maximum: OFFSET_MAX } as const;
 const stringArray = { type: 'array', items: { type: 'string' } } as const;
 const idBody = (extra: Record<string, unknown> = {}, required: string[] = ['id']) =>
   ({ type: 'object', required, properties: { id: { type: 'string' }, ...extra } }) as const;
@@ -86,7 +93,7 @@ export const listBody = {
     include_meta: { type: 'boolean' },
     limit: { type: 'integer' },
     namespace: any,
-    offset: { type: 'integer', minimum: 0 },
+    offset: offsetField,
     tag: { type: 'string' },
   },
 } as const;

@@ -1,3 +1,5 @@
+import { offsetField } from '../../schemas/requests.ts';
+
 /**
  * Request schemas of the document routes. As in schemas/requests.ts, fields the spec leaves
  * untyped are listed without a type and checked by the handlers, so a wrong value gets a message
@@ -32,7 +34,7 @@ export const docListBody = {
   properties: {
     namespace: any,
     limit: { type: 'integer' },
-    offset: { type: 'integer', minimum: 0 },
+    offset: offsetField,
     roots_only: { type: 'boolean' },
     parent: any,
   },

@@ -1,3 +1,5 @@
+import { offsetField } from '../../schemas/requests.ts';
+
 /**
  * Request schemas of the room routes. As in schemas/requests.ts, fields the spec leaves untyped
  * are listed without a type and checked by the handlers; unknown fields are ignored.
@@ -37,7 +39,7 @@ export const roomRecallBody = {
     author: any,
     namespace: any,
     limit: { type: 'integer' },
-    offset: { type: 'integer', minimum: 0 },
+    offset: offsetField,
     min_score: any,
   },
 } as const;
@@ -71,7 +73,7 @@ export const roomMemoriesQuery = {
     author: { type: 'string' },
     namespace: { type: 'string' },
     limit: { type: 'integer' },
-    offset: { type: 'integer', minimum: 0 },
+    offset: offsetField,
   },
 } as const;
 
