@@ -1,9 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tests/**/*.test.ts'],
     pool: 'forks',
+    // Most test files wait on processes, databases and sockets rather than compute; vitest's
+    // default (one worker fewer than CPUs) ran them one at a time on a 2-core machine.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Prints, at the end, what was skipped for want of a tool or server (tests/support/requirements.ts).
     globalSetup: ['tests/support/skip-summary.ts'],
     // Bounds for a test that hangs, not for speed: on a machine busy with other work, starting an app
