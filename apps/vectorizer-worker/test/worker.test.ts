@@ -192,8 +192,12 @@ describe('vectorizer-worker on loopback', () => {
     // A call whose deadline passes is stopped too, counted as such.
     const late = await refusal(client.trace({ ...rgba(slow), options: { engine: 'spline' } }, { deadlineMs: 500 }));
     expect(late.code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
-    await vi.waitFor(async () =>
-      expect(await metricValue(worker.httpUrl, 'vectorize_pool_cancelled_jobs_total', { reason: 'deadline' })).toBe(1),
+    await vi.waitFor(
+      async () =>
+        expect(await metricValue(worker.httpUrl, 'vectorize_pool_cancelled_jobs_total', { reason: 'deadline' })).toBe(
+          1,
+        ),
+      { timeout: 30_000 },
     );
     expect((await client.trace({ ...rgba(flat(8, 8)), options: {} })).engineUsed).toBe('pixel-exact');
   });
@@ -218,7 +222,9 @@ describe('vectorizer-worker shutdown', () => {
       const job = client.trace({ ...rgba(image), options: { engine: 'spline' } });
       await vi.waitFor(async () => expect((await client.getCapacity({})).inFlight).toBe(1), { timeout: 30_000 });
       const exit = worker.stop();
-      await vi.waitFor(async () => expect((await fetch(`${worker.httpUrl}/readyz`)).status).toBe(503));
+      await vi.waitFor(async () => expect((await fetch(`${worker.httpUrl}/readyz`)).status).toBe(503), {
+        timeout: 30_000,
+      });
       const reply = await job;
       expect(reply.svg).toBe(vectorize(image, { engine: 'spline' }).svg);
       expect(await exit).toEqual({ code: 0, signal: null });

@@ -48,6 +48,8 @@ export interface GrpcServerOptions {
   protoFiles?: { root: string; files: string[] };
 }
 
+/** A cancellation this close to the call's deadline is taken for the deadline (see wrap). */
+const DEADLINE_SKEW_MS = 250;
 const HANDLING_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 // A no-op until the process shell starts OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT).
 const tracer = trace.getTracer('@trove/grpc-kit');
@@ -178,9 +180,11 @@ export class GrpcServer {
       const aborter = new AbortController();
       const deadline = callDeadline(call.getDeadline());
       // grpc-js ends a call at its deadline itself, which also reads as "cancelled": name the cause.
+      // The caller's clock started before ours (by the call's transit and our wait to read it), so
+      // its deadline cancels the call a little before ours passes: near ours, that is the cause.
       const onCancel = () =>
         aborter.abort(
-          deadline !== undefined && Date.now() >= deadline
+          deadline !== undefined && Date.now() >= deadline - DEADLINE_SKEW_MS
             ? new GrpcError(grpc.status.DEADLINE_EXCEEDED, 'the deadline passed')
             : new GrpcError(grpc.status.CANCELLED, 'the caller cancelled the call'),
         );

@@ -123,6 +123,6 @@ describe('WorkerPool', () => {
     expect(bad).toBeInstanceOf(TracerInputError);
     expect(bad.message).toMatch(/^the SVG could not be parsed: /);
     expect(bad.message).not.toContain('\n');
-    await vi.waitFor(async () => expect((await workers.trace(small, {})).pathCount).toBe(4));
+    await vi.waitFor(async () => expect((await workers.trace(small, {})).pathCount).toBe(4), { timeout: 30_000 });
   });
 });
