@@ -45,18 +45,9 @@ export class PathText {
       this.numberText(largeNumber(units, precision));
       return;
     }
-    const negative = units < 0;
-    const magnitude = negative ? -units : units;
-    const scale = POWERS[precision]!;
-    const whole = Math.floor(magnitude / scale);
-    let fraction = magnitude - whole * scale;
-    let digits = precision;
-    if (fraction !== 0) {
-      while (fraction % 10 === 0) {
-        fraction /= 10;
-        digits--;
-      }
-    } else digits = 0;
+    splitUnits(units, precision);
+    const { negative, whole, digits } = split;
+    let fraction = split.fraction;
     const startsWithDot = whole === 0 && digits > 0 && !negative;
     if (!this.lastWasCommand && !(negative || (startsWithDot && this.lastHasDot))) this.push(32);
     this.reserve(digits + 18);
@@ -110,9 +101,14 @@ export class PathText {
 const LATIN1 = new TextDecoder('latin1');
 const POWERS = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8];
 
-/** Characters `PathText.number` writes for these units (the sign included). */
-export function printedUnits(units: number, precision: number): number {
-  if (!(units > -1e15 && units < 1e15)) return largeNumber(units, precision).length;
+/** What `splitUnits` found; one object reused, as numbers are written by the hundred thousand. */
+const split = { negative: false, whole: 0, fraction: 0, digits: 0 };
+
+/**
+ * Units as sign, whole part, and the fraction's digits without trailing zeros (fraction as an
+ * integer of `digits` digits), into `split`.
+ */
+function splitUnits(units: number, precision: number): void {
   const negative = units < 0;
   const magnitude = negative ? -units : units;
   const scale = POWERS[precision]!;
@@ -125,6 +121,17 @@ export function printedUnits(units: number, precision: number): number {
       digits--;
     }
   } else digits = 0;
+  split.negative = negative;
+  split.whole = whole;
+  split.fraction = fraction;
+  split.digits = digits;
+}
+
+/** Characters `PathText.number` writes for these units (the sign included). */
+export function printedUnits(units: number, precision: number): number {
+  if (!(units > -1e15 && units < 1e15)) return largeNumber(units, precision).length;
+  splitUnits(units, precision);
+  const { negative, whole, digits } = split;
   let length = negative ? 1 : 0;
   if (whole !== 0 || digits === 0) {
     length++;
@@ -135,8 +142,15 @@ export function printedUnits(units: number, precision: number): number {
 
 /** The general form, for magnitudes where units lose integer precision (see svg.ts formatNumber). */
 function largeNumber(units: number, precision: number): string {
-  const value = units / POWERS[precision]!;
-  if (Number.isInteger(value)) return String(value);
+  return shortDecimal(units / POWERS[precision]!, precision);
+}
+
+/**
+ * A value already rounded to `precision` decimals, as SVG path data wants it: the shortest
+ * round-trip form without a leading zero (toFixed where that form has an exponent).
+ */
+export function shortDecimal(value: number, precision: number): string {
+  if (Number.isInteger(value)) return String(value); // String(-0) is "0"
   let text = String(value);
   if (text.includes('e')) {
     text = value.toFixed(precision).replace(/\.?0+$/, '');

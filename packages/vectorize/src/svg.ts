@@ -1,4 +1,4 @@
-import { PathText, writePathData } from './path-text.ts';
+import { PathText, shortDecimal, writePathData } from './path-text.ts';
 import type { PathCommand, RgbaColor, VectorPath } from './types.ts';
 
 /**
@@ -29,18 +29,7 @@ export function formatNumber(raw: number, precision: number): string {
 /** The general form, for magnitudes where scaled units lose integer precision. */
 function formatLarge(raw: number, precision: number): string {
   const scale = 10 ** precision;
-  const value = Math.round(raw * scale) / scale;
-  if (Number.isInteger(value)) return String(value); // String(-0) is "0"
-  // A value rounded to at most 8 decimals prints as that decimal (shortest round-trip form),
-  // except in exponent form for tiny magnitudes: fall back to toFixed there.
-  let text = String(value);
-  if (text.includes('e')) {
-    text = value.toFixed(precision).replace(/\.?0+$/, '');
-    if (text === '-0' || text === '0') return '0';
-  }
-  if (text.startsWith('0.')) return text.slice(1);
-  if (text.startsWith('-0.')) return `-${text.slice(2)}`;
-  return text;
+  return shortDecimal(Math.round(raw * scale) / scale, precision);
 }
 
 /**
