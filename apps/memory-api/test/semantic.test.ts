@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wordOverlap } from '../src/memories/memory-store.ts';
+import { wordOverlap } from '../src/memories/word-overlap.ts';
 import { openTestApp, sharedGlove, type TestApp } from './helpers.ts';
 
 // The real GloVe embedder with the default thresholds: where meaning, not shared words, matters.

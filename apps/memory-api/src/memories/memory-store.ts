@@ -1,58 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { PreparedQuery } from '@trove/data';
-import { type Embedder, tokenize } from '@trove/embeddings';
+import type { Embedder } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
 import { type MemoryFilter, matchesFilter } from './filters.ts';
 import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
-import { REMEMBER_PLAIN_SQL, REMEMBER_SQL } from './remember-sql.ts';
+import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
+import type { MemoryPatch, NewMemory, RememberResult, StoreThresholds } from './store-inputs.ts';
 import type { CatalogRow } from './vector-catalog.ts';
 import { entryOf } from './vector-catalog.ts';
 import type { VectorFeed } from './vector-feed.ts';
-
-export interface StoreThresholds {
-  duplicate: number;
-  link: number;
-  contradiction: number;
-}
-
-export interface NewMemory {
-  content: string;
-  tags: string[];
-  namespace: string;
-  memoryType: string;
-  metadata: Record<string, unknown>;
-  source: string | null;
-  sourceType: string;
-  authorType: string | null;
-  validFrom: Date | null;
-  validUntil: Date | null;
-  detectContradiction: boolean;
-  /** Evidence recorded on the `created` event (e.g. that the type was inferred). */
-  evidence: Record<string, unknown>;
-}
-
-export interface RememberResult {
-  row: MemoryRow;
-  created: boolean;
-  /** The live memory this one retired, with `detect_contradiction`. */
-  superseded?: { id: string; similarity: number };
-  /** When a near-duplicate was returned instead of storing: its similarity. */
-  duplicateSimilarity?: number;
-}
-
-export interface MemoryPatch {
-  content?: string;
-  importance?: number;
-  memoryType?: string;
-  metadata?: Record<string, unknown>;
-  namespace?: string;
-  pinned?: boolean;
-  tags?: string[];
-}
+import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from './word-overlap.ts';
 
 const CATALOG_COLUMNS = {
   id: true,
@@ -69,22 +30,6 @@ const CATALOG_COLUMNS = {
 } as const;
 
 const LOAD_PAGE = 5000;
-
-/** Share of distinct words two texts have in common (Jaccard). */
-export function wordOverlap(a: string, b: string): number {
-  const x = new Set(tokenize(a));
-  const y = new Set(tokenize(b));
-  if (x.size === 0 && y.size === 0) return 1;
-  let shared = 0;
-  for (const w of x) if (y.has(w)) shared++;
-  return shared / (x.size + y.size - shared);
-}
-
-/**
- * Word vectors put "the favourite colour is blue" and "... is green" above 0.95, so closeness of
- * meaning alone would swallow a changed fact. A near-duplicate must also share this much wording.
- */
-export const DUPLICATE_MIN_WORD_OVERLAP = 0.8;
 
 /**
  * Memories: rows in Postgres (the truth) and their vectors in an index (derived). Every write
@@ -359,36 +304,17 @@ export class MemoryStore {
       input.detectContradiction && nearest && nearest.score >= this.thresholds.contradiction ? nearest : undefined;
     const links = neighbours.filter((n) => n.score >= this.thresholds.link && n.id !== retire?.id);
 
-    const now = new Date();
-    const actor = input.authorType ?? input.sourceType;
-    const id = randomUUID();
-    const params: unknown[] = [
-      id,
-      input.content,
-      JSON.stringify(input.tags),
-      input.namespace,
-      input.memoryType,
-      JSON.stringify(input.metadata),
-      input.source,
-      input.sourceType,
-      input.authorType,
-      hash,
-      input.validFrom?.toISOString() ?? null,
-      input.validUntil?.toISOString() ?? null,
-      Buffer.from(encodeEmbedding(vector)).toString('hex'),
-      this.embedder.model,
-      now.toISOString(),
-      actor,
-      JSON.stringify({ content_hash: hash, ...input.evidence }),
-    ];
     // Planning the full statement costs more than running it; most writes need only the row and its event.
     const plain = links.length === 0 && !retire;
-    if (!plain)
-      params.push(
-        JSON.stringify(links.map((n) => ({ id: n.id, weight: n.score }))),
-        retire?.id ?? null,
-        retire?.score ?? null,
-      );
+    const params = rememberParams({
+      id: randomUUID(),
+      input,
+      hash,
+      embedding: Buffer.from(encodeEmbedding(vector)).toString('hex'),
+      model: this.embedder.model,
+      now: new Date(),
+      ...(plain ? {} : { links: links.map((n) => ({ id: n.id, weight: n.score })), retired: retire }),
+    });
     const [created] = await (plain ? this.hot.rememberPlain : this.hot.remember)(params);
     if (!created) {
       const [same] = await this.hot.sameContent([hash, input.namespace]);

@@ -1,4 +1,5 @@
 import { MEMORY_SELECT } from './sql-rows.ts';
+import type { NewMemory } from './store-inputs.ts';
 
 /**
  * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
@@ -47,3 +48,45 @@ export const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf(
   SELECT n.id, 'created', $16, $17::jsonb, $15::timestamptz FROM new_row n
 )
 SELECT ${MEMORY_SELECT} FROM new_row`;
+
+/** What one remember writes, for `rememberParams`. */
+export interface RememberWrite {
+  id: string;
+  input: NewMemory;
+  hash: string;
+  /** The encoded embedding, as hex. */
+  embedding: string;
+  model: string;
+  now: Date;
+  /** Neighbours to link; with `retired`, the full statement's parameters are added. */
+  links?: { id: string; weight: number }[];
+  /** The live memory this one retires (detect_contradiction), with its similarity. */
+  retired?: { id: string; score: number } | undefined;
+}
+
+/** The parameters of REMEMBER_PLAIN_SQL, or of REMEMBER_SQL when links or a retired memory are given. */
+export function rememberParams(write: RememberWrite): unknown[] {
+  const { input, hash } = write;
+  const params: unknown[] = [
+    write.id,
+    input.content,
+    JSON.stringify(input.tags),
+    input.namespace,
+    input.memoryType,
+    JSON.stringify(input.metadata),
+    input.source,
+    input.sourceType,
+    input.authorType,
+    hash,
+    input.validFrom?.toISOString() ?? null,
+    input.validUntil?.toISOString() ?? null,
+    write.embedding,
+    write.model,
+    write.now.toISOString(),
+    input.authorType ?? input.sourceType,
+    JSON.stringify({ content_hash: hash, ...input.evidence }),
+  ];
+  if (write.links || write.retired)
+    params.push(JSON.stringify(write.links ?? []), write.retired?.id ?? null, write.retired?.score ?? null);
+  return params;
+}

@@ -1,5 +1,6 @@
 import { dot } from '@trove/embeddings';
-import { DUPLICATE_MIN_WORD_OVERLAP, type MemoryStore, wordOverlap } from '../memories/memory-store.ts';
+import type { MemoryStore } from '../memories/memory-store.ts';
+import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from '../memories/word-overlap.ts';
 
 /** Members are compared within segments of this many, in join order: the cost stays linear in the room. */
 export const SEGMENT_SIZE = 200;

@@ -1,9 +1,9 @@
 import { badRequest, notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
-import type { MemoryPatch } from '../../memories/memory-store.ts';
 import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { type MemoryRow, toMemoryJson } from '../../memories/record.ts';
+import type { MemoryPatch } from '../../memories/store-inputs.ts';
 import {
   idQuery,
   memoryFeedbackBody,
