@@ -17,8 +17,6 @@ export interface RecallInput {
   filter: MemoryFilter;
   minScore: number;
   explain: boolean;
-  /** In fusion, vector hits below this cosine similarity do not count as found by the vector arm. */
-  vectorFloor: number;
 }
 
 export interface RecallResult extends MemoryJson {

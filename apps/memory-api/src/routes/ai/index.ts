@@ -106,7 +106,6 @@ export const aiRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, 
         filter: filterFrom({ namespace: body.namespace, tags: body.tags }),
         minScore: fraction(body.min_score, 'min_score') ?? 0,
         explain: false,
-        vectorFloor: config.VECTOR_MIN_SIMILARITY,
       });
       const window = buildContextWindow(ranked, budget, exclude);
       store.countAccess(window.ids).catch((err) => request.log.warn({ err }, 'context: access count not recorded'));

@@ -98,7 +98,6 @@ export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
               filter,
               minScore,
               explain,
-              vectorFloor: config.VECTOR_MIN_SIMILARITY,
             });
       // Unified (`all`) and `doc` searches add documents, scored on the same 0..1 fused scale;
       // `explain` ranks memories only, so it keeps the answer to memories.
