@@ -1,11 +1,12 @@
 /**
  * What going over gRPC costs, and what dynamic batching buys, measured in one run:
  *
- *   npm run bench -w apps/embedder [-- --seconds 1.5 --rounds 3]
+ *   npm run bench -w apps/embedder [-- --seconds 1.5 --rounds 3 --backend glove|tfjs --device wasm|cpu|webgpu]
  *
- * 1. GloVe in process (GloveEmbedder.embed) beside the same model in a real embedder process on
- *    loopback, called through memory-api's client (GrpcEmbedder), at batch sizes 1, 8, 32, 128 and
- *    1, 8, 32 concurrent callers: texts per second (median of the rounds) and call latency p50/p99.
+ * 1. The model in process (GloVe by default; with --backend tfjs the shipped TF.js model on
+ *    --device, wasm by default) beside the same model in a real embedder process on loopback,
+ *    called through memory-api's client (GrpcEmbedder), at batch sizes 1, 8, 32, 128 and 1, 8, 32
+ *    concurrent callers: texts per second (median of the rounds) and call latency p50/p99.
  * 2. 32 callers sending one text each to embedders with batching on (BATCH_WINDOW_MS=2, the
  *    default), window 0 (calls that queued while the model ran go together) and off (MAX_BATCH=1).
  *
@@ -13,9 +14,11 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GloveEmbedder, GrpcEmbedder } from '@trove/embeddings';
+import { type Embedder, GloveEmbedder, GrpcEmbedder } from '@trove/embeddings';
 import { type RunningEmbedder, startEmbedder } from '../../../tests/support/processes.ts';
-import { Cell, closedLoop, flag, sentences } from './load.ts';
+import { SHIPPED_TFJS_MODEL } from '../src/backends.ts';
+import { TFJS_DEVICES, type TfjsDevice } from '../src/tfjs/devices.ts';
+import { Cell, closedLoop, flag, option, sentences } from './load.ts';
 
 const seconds = flag('seconds', 1.5);
 const rounds = flag('rounds', 3);
@@ -23,8 +26,23 @@ const BATCHES = [1, 8, 32, 128];
 const CLIENTS = [1, 8, 32];
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
 
+const backend = option('backend') ?? 'glove';
+const device = (option('device') ?? 'wasm') as TfjsDevice;
+if (backend !== 'glove' && backend !== 'tfjs') throw new Error('--backend takes glove or tfjs');
+if (!TFJS_DEVICES.includes(device) || (device as string) === 'auto') {
+  throw new Error('--device takes webgpu, wasm or cpu');
+}
 const texts = sentences(20_000);
-const glove = await GloveEmbedder.open({ cacheDir });
+/** The same model in this process and in every embedder started below. */
+async function openInProcess(): Promise<Embedder & { close?: () => Promise<void> }> {
+  if (backend === 'glove') return GloveEmbedder.open({ cacheDir });
+  const { TfjsEmbedder } = await import('../src/tfjs/tfjs-embedder.ts');
+  const log = { info: () => {}, warn: () => {} };
+  return TfjsEmbedder.open({ dir: SHIPPED_TFJS_MODEL, device, log });
+}
+const local = await openInProcess();
+const modelEnv: Record<string, string> =
+  backend === 'glove' ? { EMBEDDER_BACKEND: 'glove' } : { EMBEDDER_BACKEND: 'tfjs', TFJS_DEVICE: device };
 
 const servers: Record<string, RunningEmbedder> = {};
 const clients: Record<string, GrpcEmbedder> = {};
@@ -34,7 +52,7 @@ const SERVERS = {
   'no batching': { BATCH_WINDOW_MS: '0', MAX_BATCH: '1' },
 };
 for (const [name, env] of Object.entries(SERVERS)) {
-  servers[name] = await startEmbedder({ EMBEDDER_BACKEND: 'glove', EMBEDDINGS_CACHE_DIR: cacheDir, ...env });
+  servers[name] = await startEmbedder({ ...modelEnv, EMBEDDINGS_CACHE_DIR: cacheDir, ...env });
   clients[name] = await GrpcEmbedder.connect({ target: servers[name].target, deadlineMs: 60_000 });
 }
 const grpc = clients.batching as GrpcEmbedder;
@@ -44,7 +62,7 @@ try {
   const load = (embed: (t: string[]) => Promise<unknown>, batch: number, callers: number, server?: RunningEmbedder) =>
     closedLoop(embed, texts, { batch, clients: callers, seconds, servers: server ? [server.child.pid as number] : [] });
   // Warm up both paths (JIT, connections) before anything is measured.
-  await load((t) => glove.embed(t), 32, 8);
+  await load((t) => local.embed(t), 32, 8);
   await load((t) => grpc.embed(t), 32, 8);
 
   const grid = new Map<string, { local: Cell; remote: Cell }>();
@@ -57,7 +75,7 @@ try {
         const cells = grid.get(key) ?? { local: new Cell(), remote: new Cell() };
         grid.set(key, cells);
         // Back to back in each round, so that both see the same machine load.
-        cells.local.add(await load((t) => glove.embed(t), batch, callers));
+        cells.local.add(await load((t) => local.embed(t), batch, callers));
         cells.remote.add(await load((t) => grpc.embed(t), batch, callers, servers.batching));
       }
     }
@@ -69,7 +87,7 @@ try {
   }
 
   console.log(
-    `GloVe (${glove.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms; ` +
+    `${backend === 'glove' ? 'GloVe' : `tfjs on ${device}`} (${local.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms; ` +
       'cpu: CPU time per text (over gRPC: client and embedder processes together)\n',
   );
   const head = `${'batch x callers'.padEnd(16)}${'in process'.padEnd(50)}${'gRPC on loopback'.padEnd(50)}`;
@@ -92,4 +110,5 @@ try {
 } finally {
   for (const client of Object.values(clients)) await client.close();
   for (const server of Object.values(servers)) await server.stop();
+  await local.close?.();
 }

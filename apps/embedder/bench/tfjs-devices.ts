@@ -15,14 +15,10 @@ import { GloveEmbedder } from '@trove/embeddings';
 import { SHIPPED_TFJS_MODEL } from '../src/backends.ts';
 import { TFJS_DEVICES, type TfjsDevice } from '../src/tfjs/devices.ts';
 import { TfjsEmbedder } from '../src/tfjs/tfjs-embedder.ts';
-import { Cell, closedLoop, flag, sentences } from './load.ts';
+import { Cell, closedLoop, flag, option, sentences } from './load.ts';
 
 const seconds = flag('seconds', 1.5);
 const rounds = flag('rounds', 3);
-const option = (name: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
 const devices = (option('devices') ?? 'webgpu,wasm,cpu').split(',') as TfjsDevice[];
 for (const device of devices) {
   if ((device as string) === 'auto' || !TFJS_DEVICES.includes(device)) {
