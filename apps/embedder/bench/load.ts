@@ -112,8 +112,8 @@ export function option(name: string): string | undefined {
 }
 
 export function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  const given = option(name);
+  const value = given === undefined ? fallback : Number(given);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} takes a positive number`);
   return value;
 }

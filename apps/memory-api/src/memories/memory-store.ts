@@ -304,16 +304,15 @@ export class MemoryStore {
       input.detectContradiction && nearest && nearest.score >= this.thresholds.contradiction ? nearest : undefined;
     const links = neighbours.filter((n) => n.score >= this.thresholds.link && n.id !== retire?.id);
 
-    // Planning the full statement costs more than running it; most writes need only the row and its event.
-    const plain = links.length === 0 && !retire;
-    const params = rememberParams({
+    const { plain, params } = rememberParams({
       id: randomUUID(),
       input,
       hash,
       embedding: Buffer.from(encodeEmbedding(vector)).toString('hex'),
       model: this.embedder.model,
       now: new Date(),
-      ...(plain ? {} : { links: links.map((n) => ({ id: n.id, weight: n.score })), retired: retire }),
+      links: links.map((n) => ({ id: n.id, weight: n.score })),
+      retired: retire,
     });
     const [created] = await (plain ? this.hot.rememberPlain : this.hot.remember)(params);
     if (!created) {

@@ -58,14 +58,18 @@ export interface RememberWrite {
   embedding: string;
   model: string;
   now: Date;
-  /** Neighbours to link; with `retired`, the full statement's parameters are added. */
-  links?: { id: string; weight: number }[];
+  /** Neighbours to link. */
+  links: { id: string; weight: number }[];
   /** The live memory this one retires (detect_contradiction), with its similarity. */
-  retired?: { id: string; score: number } | undefined;
+  retired: { id: string; score: number } | undefined;
 }
 
-/** The parameters of REMEMBER_PLAIN_SQL, or of REMEMBER_SQL when links or a retired memory are given. */
-export function rememberParams(write: RememberWrite): unknown[] {
+/**
+ * The statement for one remember and its parameters. Planning the full statement costs more than
+ * running it, and most writes need only the row and its event: with nothing to link or retire,
+ * REMEMBER_PLAIN_SQL (`plain`) and its first 17 parameters.
+ */
+export function rememberParams(write: RememberWrite): { plain: boolean; params: unknown[] } {
   const { input, hash } = write;
   const params: unknown[] = [
     write.id,
@@ -86,7 +90,7 @@ export function rememberParams(write: RememberWrite): unknown[] {
     input.authorType ?? input.sourceType,
     JSON.stringify({ content_hash: hash, ...input.evidence }),
   ];
-  if (write.links || write.retired)
-    params.push(JSON.stringify(write.links ?? []), write.retired?.id ?? null, write.retired?.score ?? null);
-  return params;
+  const plain = write.links.length === 0 && !write.retired;
+  if (!plain) params.push(JSON.stringify(write.links), write.retired?.id ?? null, write.retired?.score ?? null);
+  return { plain, params };
 }

@@ -25,12 +25,15 @@ export interface Situation {
 const MAYBE_TURN = `(c.metadata ?| array['session', 'session_id', 'conversation_id', 'speaker', 'author']
   OR strpos(left(c.content, 200), ':') > 0)`;
 
+// Read for those of the memories whose neighbours are wanted ($2), when they can be a turn.
+const WANTS_NEIGHBOURS = `c.id = ANY($2::uuid[]) AND ${MAYBE_TURN}`;
+
 // The whole row: the candidates that make the answer are taken from here, not read again.
 // $1 the memories to read, $2 those of them whose neighbours are wanted.
 const SITUATION_SQL = `SELECT ${MEMORY_SELECT},
-  CASE WHEN c.id = ANY($2::uuid[]) AND ${MAYBE_TURN} THEN (SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
+  CASE WHEN ${WANTS_NEIGHBOURS} THEN (SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
       AND p.created_at < c.created_at AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC LIMIT 1) END AS before,
-  CASE WHEN c.id = ANY($2::uuid[]) AND ${MAYBE_TURN} THEN (SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace
+  CASE WHEN ${WANTS_NEIGHBOURS} THEN (SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace
       AND q.created_at > c.created_at AND q.status = 'active' ORDER BY q.namespace, q.created_at LIMIT 1) END AS after
   FROM memories c WHERE c.id = ANY($1::uuid[])`;
 
