@@ -243,6 +243,23 @@ describe('full-text arm (fts5)', () => {
     expect(idsOf((await fts('pelican')).body)).toEqual([one[1]]);
   });
 
+  it('finds the memories holding two query words when every word is common, whatever words no memory holds', async () => {
+    // More memories hold each word than the arm scores per query (1,500 at most).
+    const lines = (text: string) =>
+      Array.from({ length: 1600 }, (_, i) => JSON.stringify({ content: `${text} ${i}`, namespace: 'common' }));
+    const imported = await t.call('POST', '/import', {
+      content: [...lines('harbour log entry'), ...lines('ferry timetable page')].join('\n'),
+    });
+    expect(imported.body.imported).toBe(3200);
+    const both = await remember('harbourFerry', { content: 'the harbour ferry leaves at noon', namespace: 'common' });
+    for (const query of ['harbour ferry', 'harbour ferry zeppelin']) {
+      const res = await recall({ query, namespace: 'common', strategy: 'fts5', limit: 5 });
+      expect(res.status, query).toBe(200);
+      expect(idsOf(res.body)[0], query).toBe(both.id);
+      expect(res.body, query).toHaveLength(5);
+    }
+  });
+
   it('reads query syntax characters as plain text: quotes, backslashes, operators', async () => {
     const m = await remember('odd', {
       content: "O'Brien's backup runs from C:\\data\\nightly with flags -x|y & !z",
