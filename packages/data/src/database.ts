@@ -3,6 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Autovacuum } from './autovacuum.ts';
+import { BYTEA, nativeByteaClient, parseBytea } from './bytea.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
 import { listenPostgres } from './listen.ts';
@@ -72,11 +73,11 @@ async function openPglite(dataDir: string, thread: boolean): Promise<Engine> {
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const path = inMemory ? undefined : dataDir;
-    const db = thread ? await PGliteThread.open(path) : await PGlite.create(path);
+    const db = thread ? await PGliteThread.open(path) : await PGlite.create(path, { parsers: { [BYTEA]: parseBytea } });
     return {
       driver: pgliteDriver(db),
       // The adapter calls only query, exec and transaction, which the thread also offers, with PGlite's semantics.
-      adapter: new PrismaPGlite(db as unknown as PGlite),
+      adapter: new PrismaPGlite(nativeByteaClient(db) as unknown as PGlite),
       shutdown: async () => {
         try {
           await db.close();

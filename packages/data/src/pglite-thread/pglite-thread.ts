@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type Results, types } from '@electric-sql/pglite';
+import { BYTEA, parseBytea } from '../bytea.ts';
 import type { ErrorData, RawResult, Ready, Reply, Request, WorkerInput } from './protocol.ts';
 
 const WORKER_ENTRY = new URL('./worker-entry.mjs', import.meta.url);
@@ -172,9 +173,12 @@ export class PGliteThread {
   }
 }
 
-/** PGlite's default parsers plus, like a PGlite instance builds at start, one per array type. */
+/**
+ * PGlite's default parsers (bytea decoded natively, as `openDatabase` asks of PGlite in process)
+ * plus, like a PGlite instance builds at start, one per array type.
+ */
 function defaultParsers(arrays: [number, number][]): Parsers {
-  const parsers: Parsers = { ...types.parsers };
+  const parsers: Parsers = { ...types.parsers, [BYTEA]: parseBytea };
   for (const [array, element] of arrays) {
     parsers[array] = (text) => types.arrayParser(text, parsers[element] ?? ((value) => value), array);
   }
