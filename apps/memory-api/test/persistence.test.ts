@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HashEmbedder } from '@trove/embeddings';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
+import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { openTestApp, type TestApp } from './helpers.ts';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
@@ -104,6 +105,62 @@ describe('embedded database (PGlite) on disk', () => {
       });
       expect((await third.call('GET', `/memory?id=${b.id}`)).body.embedding_model).toBe('hash-64');
       await third.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the vector graph kept beside the embedded database', () => {
+  const graphFiles = ['vector-index.hnsw', 'vector-index.hnsw.json'];
+  const reused = (t: TestApp) => inProcessCatalog(t.app.memoryStore.index).reused;
+  const nearest = async (t: TestApp, query: string) =>
+    (await t.call('POST', '/recall', { query, strategy: 'vector', limit: 1 })).body[0]?.id;
+
+  it('is read back at start, keeping only the vectors the rows still hold, and never a damaged file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'memory-api-graph-'));
+    const embedder = new HashEmbedder(32);
+    const start = () => openTestApp({ env: { DATA_DIR: dir }, embedder });
+    try {
+      const first = await start();
+      const ids: string[] = [];
+      for (const content of [
+        'the cache warms up at dawn',
+        'backups run nightly at two',
+        'the gateway rotates keys weekly',
+      ]) {
+        ids.push((await first.call('POST', '/remember', { content })).body.id);
+      }
+      expect(reused(first)).toBe(0); // nothing saved yet
+      await first.close();
+      const older = await Promise.all(graphFiles.map((f) => readFile(join(dir, f))));
+
+      const second = await start();
+      expect(reused(second)).toBe(3);
+      expect((await second.call('POST', '/verify')).body).toMatchObject({ rows: 3, vectors: 3, mismatch: false });
+      expect(await nearest(second, 'backups nightly')).toBe(ids[1]);
+      // Rewritten and added after the older graph was saved; then that older graph is put back, as
+      // a crash before the next clean stop would leave it.
+      const rewritten = { id: ids[0], content: 'invoices are sent on the first monday' };
+      expect((await second.call('PUT', '/memory', rewritten)).status).toBe(200);
+      const added = (await second.call('POST', '/remember', { content: 'the pager rings for disk alerts' })).body.id;
+      await second.close();
+      await Promise.all(graphFiles.map((f, i) => writeFile(join(dir, f), older[i] as Buffer)));
+
+      const third = await start();
+      expect(reused(third)).toBe(2); // the two whose vectors did not change
+      expect((await third.call('POST', '/verify')).body).toMatchObject({ rows: 4, vectors: 4, mismatch: false });
+      expect(await nearest(third, 'invoices first monday')).toBe(ids[0]);
+      expect(await nearest(third, 'pager disk alerts')).toBe(added);
+      await third.close();
+
+      // A damaged graph file is not read at all: a plain rebuild.
+      await writeFile(join(dir, graphFiles[0] as string), 'not a graph');
+      const fourth = await start();
+      expect(reused(fourth)).toBe(0);
+      expect((await fourth.call('POST', '/verify')).body).toMatchObject({ rows: 4, vectors: 4, mismatch: false });
+      expect(await nearest(fourth, 'gateway rotates keys')).toBe(ids[2]);
+      await fourth.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

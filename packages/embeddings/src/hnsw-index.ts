@@ -63,6 +63,37 @@ export class HnswIndex implements VectorIndex {
     return this.labelOf.has(id);
   }
 
+  /** Every id held. */
+  ids(): IterableIterator<string> {
+    return this.labelOf.keys();
+  }
+
+  /**
+   * Writes the graph to `file` and returns its labels (the id at each, null where deleted), which
+   * `load` needs beside it: hnswlib's file holds vectors, links and deletion marks, not our ids.
+   */
+  save(file: string): (string | null)[] {
+    this.graph.writeIndexSync(file);
+    return this.idOf.map((id, label) => (this.labelOf.get(id) === label ? id : null));
+  }
+
+  /** A graph `save` wrote, with the labels it returned; searched with `options.efSearch`. */
+  static load(file: string, dimensions: number, labels: (string | null)[], options: HnswOptions = {}): HnswIndex {
+    const index = new HnswIndex(dimensions, { ...options, initialCapacity: 1 });
+    index.graph.readIndexSync(file);
+    if (index.graph.getCurrentCount() !== labels.length) {
+      throw new Error(`${file} holds ${index.graph.getCurrentCount()} vectors for ${labels.length} labels`);
+    }
+    // An empty graph reads back with room for none.
+    index.capacity = Math.max(1024, index.graph.getMaxElements());
+    if (index.graph.getMaxElements() < index.capacity) index.graph.resizeIndex(index.capacity);
+    labels.forEach((id, label) => {
+      index.idOf.push(id ?? '');
+      if (id !== null) index.labelOf.set(id, label);
+    });
+    return index;
+  }
+
   /** `ef` overrides the configured search breadth for this call (never below k). */
   search(query: Float32Array, k: number, accept?: (id: string) => boolean, ef = this.efSearch): Neighbour[] {
     assertDimensions(this, query);

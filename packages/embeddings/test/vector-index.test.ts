@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BruteForceIndex, HnswIndex, normalize, type VectorIndex } from '../src/index.ts';
 
@@ -78,5 +81,33 @@ describe('hnsw against exact search', () => {
       found += approx.search(q, 10).filter((h) => truth.has(h.id)).length;
     }
     expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe('HnswIndex saved and loaded', () => {
+  it('answers after load as before save, replaced and removed vectors included, and grows from an empty graph', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hnsw-'));
+    try {
+      const index = new HnswIndex(3);
+      index.upsert('a', unit(1, 0, 0));
+      index.upsert('b', unit(0, 1, 0));
+      index.upsert('a', unit(0, 0, 1)); // a's first label is now deleted
+      index.upsert('c', unit(1, 1, 0));
+      index.remove('c');
+      const labels = index.save(join(dir, 'g'));
+      expect(labels).toEqual([null, 'b', 'a', null]);
+      const loaded = HnswIndex.load(join(dir, 'g'), 3, labels);
+      expect([...loaded.ids()].sort()).toEqual(['a', 'b']);
+      expect(loaded.search(unit(0, 0, 1), 5)).toEqual(index.search(unit(0, 0, 1), 5));
+      loaded.upsert('d', unit(1, 0, 0));
+      expect(loaded.search(unit(1, 0, 0), 1)[0]).toMatchObject({ id: 'd' });
+      expect(() => HnswIndex.load(join(dir, 'g'), 3, labels.slice(1))).toThrow('holds 4 vectors for 3 labels');
+
+      const empty = HnswIndex.load(join(dir, 'e'), 3, new HnswIndex(3).save(join(dir, 'e')));
+      for (let i = 0; i < 1100; i++) empty.upsert(`v${i}`, unit(1, i, 0));
+      expect(empty.size).toBe(1100);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

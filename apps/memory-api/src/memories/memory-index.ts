@@ -66,7 +66,17 @@ export class CatalogIndex implements MemoryIndex {
   readonly shared = false;
   readonly key = 'in-process';
 
-  constructor(readonly catalog: VectorCatalog) {}
+  /**
+   * `saved`: where the graph is written on close and read back at the next start's rebuild (the
+   * embedded database's directory), with the model it was embedded by; none keeps it in memory only.
+   */
+  constructor(
+    readonly catalog: VectorCatalog,
+    private readonly saved?: { file: string; model: string },
+  ) {}
+
+  /** Whether a rebuild completed: a start that failed before it must not save an empty graph over a good one. */
+  private built = false;
 
   async search(query: Float32Array, k: number, filter: MemoryFilter, ef?: number): Promise<IndexHit[]> {
     return this.catalog
@@ -113,10 +123,15 @@ export class CatalogIndex implements MemoryIndex {
   }
 
   async beginRebuild(expected: number): Promise<void> {
-    this.catalog.reset(Math.max(1024, expected));
+    const capacity = Math.max(1024, expected);
+    if (this.saved) this.catalog.resetFromSaved(this.saved.file, this.saved.model, capacity);
+    else this.catalog.reset(capacity);
   }
 
-  async endRebuild(): Promise<void> {}
+  async endRebuild(kept: Set<string>): Promise<void> {
+    this.catalog.endRebuild(kept);
+    this.built = true;
+  }
 
   async *ids(): AsyncIterable<string[]> {
     yield [...this.catalog.indexedIds()];
@@ -128,7 +143,9 @@ export class CatalogIndex implements MemoryIndex {
 
   async ping(): Promise<void> {}
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    if (this.saved && this.built) this.catalog.save(this.saved.file, this.saved.model);
+  }
 }
 
 /** The in-process catalog behind an index (benchmarks and tests look inside it); throws for a shared one. */

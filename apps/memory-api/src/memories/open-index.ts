@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type Embedder, QdrantVectorStore, type VectorStore } from '@trove/embeddings';
 import type { MemoryConfig } from '../config.ts';
 import type { MemoryDatabase } from '../db.ts';
@@ -17,7 +18,12 @@ export function openIndex(
   shared?: VectorStore,
 ): MemoryIndex {
   if (shared) return new SharedIndex(shared, `${config.QDRANT_COLLECTION_PREFIX}_${embedder.model}`, loadRows);
-  if (!config.QDRANT_URL) return new CatalogIndex(new VectorCatalog(embedder.dimensions));
+  if (!config.QDRANT_URL) {
+    // On the embedded database in a directory, the graph is kept beside it across restarts.
+    const keep = !config.DATABASE_URL && config.DATA_DIR !== 'memory://';
+    const saved = keep ? { file: join(config.DATA_DIR, 'vector-index.hnsw'), model: embedder.model } : undefined;
+    return new CatalogIndex(new VectorCatalog(embedder.dimensions), saved);
+  }
   const store = new QdrantVectorStore({
     url: config.QDRANT_URL,
     apiKey: config.QDRANT_API_KEY,
