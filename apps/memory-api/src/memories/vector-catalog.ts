@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { BruteForceIndex, dot, HnswIndex, type Neighbour } from '@trove/embeddings';
 import { type CatalogEntry, type MemoryFilter, matchesFilter } from './filters.ts';
+import { fingerprint, readSavedGraph, type SavedGraph, writeSavedGraph } from './saved-graph.ts';
 
 export interface CatalogRow {
   id: string;
@@ -32,51 +31,6 @@ const HNSW_OPTIONS = { m: 24, efConstruction: 48, efSearch: 64 };
 export const RECALL_EF = 200;
 /** The widest unfiltered search tried before a filtered one (its cost grows with the width). */
 const UNFILTERED_MAX = 256;
-
-/** What `VectorCatalog.save` writes beside the graph file. */
-interface SavedGraph {
-  model: string;
-  dimensions: number;
-  sha1: string;
-  /** The memory id at each label of the graph; null where deleted. */
-  labels: (string | null)[];
-  /** The `fingerprint` of the vector at each label. */
-  prints: number[];
-}
-
-const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
-
-/** The graph `VectorCatalog.save` wrote to `file`, if it is there, whole, and of this model. */
-function loadSaved(file: string, model: string, dimensions: number) {
-  try {
-    const saved = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as SavedGraph;
-    if (saved.model !== model || saved.dimensions !== dimensions || saved.sha1 !== sha1(readFileSync(file))) return;
-    const graph = HnswIndex.load(file, dimensions, saved.labels, HNSW_OPTIONS);
-    const prints = new Map<string, number>();
-    saved.labels.forEach((id, label) => {
-      if (id !== null) prints.set(id, saved.prints[label] as number);
-    });
-    return { graph, prints };
-  } catch {
-    return; // none saved, or unreadable: a plain rebuild
-  }
-}
-
-/**
- * 53 bits of a vector's float32 bits (two 32-bit FNV-1a-style hashes): the same print means, all
- * but surely, the same vector, at a fraction of reading the vector back out of the graph.
- */
-export function fingerprint(vector: Float32Array): number {
-  const words = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ vector.length;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i] as number;
-    a = Math.imul(a ^ w, 0x01000193);
-    b = Math.imul(b ^ w, 0x5bd1e995);
-  }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
-}
 
 export function entryOf(row: CatalogRow): CatalogEntry {
   const meta = (row.metadata ?? {}) as Record<string, unknown>;
@@ -121,7 +75,7 @@ export class VectorCatalog {
   }
 
   /** Drops everything; the caller reloads. */
-  reset(expected = 1024, saved?: { graph: HnswIndex; prints: Map<string, number> }): void {
+  reset(expected = 1024, saved?: SavedGraph): void {
     this.entries = new Map();
     this.namespaceSizes = new Map();
     this.vectors = new Map();
@@ -135,7 +89,8 @@ export class VectorCatalog {
   put(row: IndexedRow, vector: Float32Array | null): void {
     this.setEntry(row.id, entryOf(row));
     if (vector && vector.length === this.dimensions) {
-      if (this.reusable?.get(row.id) === fingerprint(vector) && this.index.has(row.id)) this.reused++;
+      const reusable = this.reusable?.get(row.id);
+      if (reusable !== undefined && reusable === fingerprint(vector) && this.index.has(row.id)) this.reused++;
       else this.index.upsert(row.id, vector);
       this.vectors.set(row.id, vector);
       this.hashes.set(row.id, row.contentHash);
@@ -155,7 +110,7 @@ export class VectorCatalog {
    * never trusted blindly.
    */
   resetFromSaved(file: string, model: string, expected: number): void {
-    this.reset(expected, loadSaved(file, model, this.dimensions));
+    this.reset(expected, readSavedGraph(file, model, this.dimensions, HNSW_OPTIONS));
   }
 
   /** A rebuild put every row: memories the graph holds beyond `kept` are gone from the rows. */
@@ -165,22 +120,9 @@ export class VectorCatalog {
     for (const id of [...this.index.ids()]) if (!kept.has(id)) this.index.remove(id);
   }
 
-  /**
-   * Writes the graph (`file`) and what `resetFromSaved` checks it by (`file.json`: the model, the
-   * labels, the graph's hash), each through a temporary file and a rename.
-   */
+  /** Writes the graph for `resetFromSaved` (see saved-graph.ts). */
   save(file: string, model: string): void {
-    const labels = this.index.save(`${file}.tmp`);
-    // The graph holds for each memory the vector kept beside it (`put` writes both).
-    const prints = labels.map((id) => {
-      const vector = id === null ? undefined : this.vectors.get(id);
-      return vector ? fingerprint(vector) : 0;
-    });
-    const graph = sha1(readFileSync(`${file}.tmp`));
-    const saved: SavedGraph = { model, dimensions: this.dimensions, sha1: graph, labels, prints };
-    writeFileSync(`${file}.json.tmp`, JSON.stringify(saved));
-    renameSync(`${file}.tmp`, file);
-    renameSync(`${file}.json.tmp`, `${file}.json`);
+    writeSavedGraph(file, model, this.index, this.vectors);
   }
 
   /** The content hash the indexed vector of `id` was embedded from; undefined when it has none. */
