@@ -49,7 +49,7 @@ export async function queryWords(store: MemoryStore, query: string): Promise<str
 const PAIRED_WORDS = 6;
 
 /** Which memories BM25 scores: those matching `tsquery`, and, when it finds too few, `fallback`'s. */
-export interface Candidates {
+interface Candidates {
   tsquery: string;
   fallback?: string;
 }
@@ -60,10 +60,11 @@ export interface Candidates {
  * rarest word is held by more than the budget, the budget's worth of its memories the index
  * happens to return first would be scored (3.3 ms at 100k, and it can miss the best): the memories
  * holding two of the (up to six) rarest words are taken instead, which BM25 ranks above those
- * holding one when no word is rare, and the rarest word's memories only if those are too few. Words the statistics have not seen are always included (a memory stored since they were
+ * holding one when no word is rare, and the rarest word's memories only if those are too few.
+ * Words the statistics have not seen are always included (a memory stored since they were
  * counted must still be found), but never count as the one word taken.
  */
-export function candidateQuery(stats: TermStats, words: string[]): Candidates {
+function candidateQuery(stats: TermStats, words: string[]): Candidates {
   const df = (w: string) => stats.df.get(w) ?? 0;
   const unseen = words.filter((w) => df(w) === 0).map(tsqueryLexeme);
   const seen = words.filter((w) => df(w) > 0).sort((a, b) => df(a) - df(b));
