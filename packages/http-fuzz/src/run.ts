@@ -1,16 +1,11 @@
 import type { CatalogRoute } from '@trove/service-kit';
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { readFuzzSettings } from './config.ts';
 import { type FuzzRequest, requestsFor } from './requests.ts';
 
-/** How long runs are: short in CI, as long as asked for with FUZZ_RUNS (per route). */
-export const fuzzSettings = {
-  runsPerRoute: Number(process.env.FUZZ_RUNS ?? 8),
-  seed: process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED),
-  path: process.env.FUZZ_PATH,
-  /** A request that takes longer than this is a hang. */
-  timeoutMs: Number(process.env.FUZZ_TIMEOUT_MS ?? 10_000),
-};
+/** How long runs are, from FUZZ_RUNS and the other FUZZ_ variables (see config.ts). */
+export const fuzzSettings = readFuzzSettings();
 
 export interface FuzzTarget {
   app: FastifyInstance;
