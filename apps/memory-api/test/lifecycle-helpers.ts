@@ -32,3 +32,20 @@ export async function makeOld(t: TestApp, id: string, days: number, reads = 0): 
 /** A memory's timeline events, oldest first. */
 export const events = (t: TestApp, id: string) =>
   t.app.memoryStore.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
+
+// Near-duplicates under the hashing embedder (64 dimensions): DEPLOY[0..2] are pairwise 0.85-0.94
+// similar, GROCERY[0..1] 0.86; the groups are about 0 to each other and to NAS.
+export const DEPLOY = [
+  'the deploy pipeline runs integration tests before every release to production servers',
+  'the deploy pipeline runs integration tests before each release to production servers',
+  'the deploy pipeline runs integration tests before every release to production hosts',
+];
+export const GROCERY = [
+  'grocery list includes oat milk bananas sourdough bread and coffee beans',
+  'grocery list includes oat milk bananas sourdough bread and coffee grounds',
+];
+export const NAS = 'vacation photos from iceland are backed up on the nas drive';
+
+export const get = async (t: TestApp, id: string) => (await t.call('GET', `/memory?id=${id}`)).body;
+export const edgesFrom = (t: TestApp, id: string, edgeType: string) =>
+  t.app.memoryStore.prisma.memoryEdge.findMany({ where: { sourceId: id, edgeType } });

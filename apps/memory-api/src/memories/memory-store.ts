@@ -6,6 +6,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
 import { type MemoryFilter, matchesFilter } from './filters.ts';
 import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
+import { CATALOG_COLUMNS, type RebuildCounts, rebuildIndexFromRows } from './rebuild-index.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
 import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
@@ -14,22 +15,6 @@ import type { CatalogRow } from './vector-catalog.ts';
 import { entryOf } from './vector-catalog.ts';
 import type { VectorFeed } from './vector-feed.ts';
 import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from './word-overlap.ts';
-
-const CATALOG_COLUMNS = {
-  id: true,
-  namespace: true,
-  status: true,
-  createdAt: true,
-  deprecatedAt: true,
-  validUntil: true,
-  tags: true,
-  metadata: true,
-  contentHash: true,
-  memoryType: true,
-  updatedAt: true,
-} as const;
-
-const LOAD_PAGE = 5000;
 
 /**
  * Memories: rows in Postgres (the truth) and their vectors in an index (derived). Every write
@@ -92,45 +77,8 @@ export class MemoryStore {
    * Rebuilds the index from stored embeddings. Rows embedded by another model (or not at all) are
    * embedded again and saved first when `reembed` is set; otherwise they stay out of the search.
    */
-  async rebuildIndex(
-    options: { reembed: boolean } = { reembed: false },
-  ): Promise<{ indexed: number; reembedded: number; unembedded: number }> {
-    const total = await this.prisma.memory.count();
-    await this.index.beginRebuild(total);
-    const kept = new Set<string>();
-    let cursor: string | undefined;
-    let indexed = 0;
-    let reembedded = 0;
-    let unembedded = 0;
-    for (;;) {
-      const page = await this.prisma.memory.findMany({
-        select: { ...CATALOG_COLUMNS, content: true, embedding: true, embeddingModel: true },
-        orderBy: { id: 'asc' },
-        take: LOAD_PAGE,
-        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      });
-      if (page.length === 0) break;
-      const stale = page.filter((r) => !r.embedding || r.embeddingModel !== this.embedder.model);
-      const fresh = new Map<string, Float32Array>();
-      if (options.reembed && stale.length > 0) {
-        for (const [id, vector] of await this.reembed(stale)) fresh.set(id, vector);
-        reembedded += stale.length;
-      }
-      const items: IndexedItem[] = page.map((r) => {
-        let vector = fresh.get(r.id) ?? null;
-        if (!vector && r.embedding && r.embeddingModel === this.embedder.model) vector = decodeEmbedding(r.embedding);
-        if (vector) indexed++;
-        else unembedded++;
-        kept.add(r.id);
-        return { row: r, vector };
-      });
-      await this.index.put(items);
-      this.indexChanges += items.length;
-      cursor = page.at(-1)?.id;
-      if (page.length < LOAD_PAGE) break;
-    }
-    await this.index.endRebuild(kept);
-    return { indexed, reembedded, unembedded };
+  rebuildIndex(options: { reembed: boolean } = { reembed: false }): Promise<RebuildCounts> {
+    return rebuildIndexFromRows(this, options);
   }
 
   /** Embeds these memories with the configured model and stores the vectors (one transaction). */
