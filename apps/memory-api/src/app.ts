@@ -79,10 +79,7 @@ export const memoryApp = fp<MemoryAppOptions>(
       index,
     );
     store.indexWriteFailed = (err) =>
-      app.log.warn(
-        { err },
-        'a committed write did not reach the shared vector index; the change feed applies it later',
-      );
+      app.log.warn({ err }, 'a committed write did not reach the vector index; the change feed applies it later');
     const feed = new VectorFeed(db, {
       pollMs: config.CHANGE_FEED_POLL_MS,
       retentionS: config.CHANGE_FEED_RETENTION_S,

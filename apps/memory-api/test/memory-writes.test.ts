@@ -50,6 +50,29 @@ describe('POST /remember', () => {
     expect(got.body).toEqual(res.body);
   });
 
+  it('answers the row as stored, field for field and in jsonb key order, whichever statement wrote it', async () => {
+    const bodies = [
+      // jsonb orders keys by length, then bytes: the answer must show the stored order, not the sent one.
+      { content: 'Quarterly numbers are due on the fifth', metadata: { zeta: 1, a: { y: [1, 2], b: 'é' }, mid: null } },
+      { content: 'Ask Priya about the VPN certificate', tags: ['vpn'], valid_until: '2027-02-03T04:05:06.789Z' },
+      { content: 'We chose Postgres for the ledger', source_type: 'agent', author_type: 'system', type: 'decision' },
+      // Near the one before: links it (the full statement); then one that retires it.
+      { content: 'The ledger team chose Postgres after a long review' },
+      { content: 'We chose MySQL for the ledger', detect_contradiction: true },
+    ];
+    const answers = [];
+    for (const body of bodies) {
+      const res = await remember(body);
+      expect(res.status, body.content).toBe(201);
+      answers.push(res.body);
+      const got = await t.call('GET', `/memory?id=${res.body.id}`);
+      const { superseded: _, ...answered } = res.body;
+      expect(JSON.stringify(answered), body.content).toBe(JSON.stringify(got.body));
+    }
+    expect((await prismaEdges(answers[3].id)).map((e) => e.edgeType)).toContain('similar_to');
+    expect(answers[4].superseded.id).toBe(answers[2].id);
+  });
+
   it('rejects an unknown type with the list of valid types, and stores nothing', async () => {
     const before = (await t.call('GET', '/stats')).body.total;
     const res = await remember({ content: 'something odd', type: 'rumour' });

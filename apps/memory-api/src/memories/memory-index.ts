@@ -39,6 +39,11 @@ export interface MemoryIndex {
   /** Filter fields of those of `ids` the index knows. */
   entries(ids: string[]): Promise<Map<string, CatalogEntry>>;
   put(items: IndexedItem[]): Promise<void>;
+  /**
+   * `put`, applied before anything else reads or writes this index, and otherwise once the events
+   * waiting now are handled (an answer is sent first). In process only: absent on a shared index.
+   */
+  putSoon?(items: IndexedItem[], failed: (err: unknown) => void): void;
   /** Filter fields changed (status, tags, namespace...); the vector did not. */
   touch(rows: CatalogRow[]): Promise<void>;
   remove(ids: string[]): Promise<void>;
@@ -71,20 +76,44 @@ export class CatalogIndex implements MemoryIndex {
    * embedded database's directory), with the model it was embedded by; none keeps it in memory only.
    */
   constructor(
-    readonly catalog: VectorCatalog,
+    private readonly catalog: VectorCatalog,
     private readonly saved?: { file: string; model: string },
   ) {}
 
   /** Whether a rebuild completed: a start that failed before it must not save an empty graph over a good one. */
   private built = false;
+  /** Writes `putSoon` took, applied by the next use of the index or right after the events waiting. */
+  private pending: { items: IndexedItem[]; failed: (err: unknown) => void }[] = [];
+
+  putSoon(items: IndexedItem[], failed: (err: unknown) => void): void {
+    // setImmediate, not the next tick: Node sends a response on the next tick.
+    if (this.pending.length === 0) setImmediate(() => this.flush());
+    this.pending.push({ items, failed });
+  }
+
+  /** Applies the deferred writes, so that every other use sees the index as if they had been awaited. */
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batches = this.pending;
+    this.pending = [];
+    for (const { items, failed } of batches) {
+      try {
+        this.apply(items);
+      } catch (err) {
+        failed(err);
+      }
+    }
+  }
 
   async search(query: Float32Array, k: number, filter: MemoryFilter, ef?: number): Promise<IndexHit[]> {
+    this.flush();
     return this.catalog
       .search(query, k, filter, ef)
       .map((h) => ({ ...h, contentHash: this.catalog.contentHashOf(h.id) }));
   }
 
   async vectors(ids: string[]): Promise<Map<string, IndexedMemory>> {
+    this.flush();
     const out = new Map<string, IndexedMemory>();
     for (const id of ids) {
       const vector = this.catalog.vector(id);
@@ -96,6 +125,7 @@ export class CatalogIndex implements MemoryIndex {
   }
 
   async entries(ids: string[]): Promise<Map<string, CatalogEntry>> {
+    this.flush();
     const out = new Map<string, CatalogEntry>();
     for (const id of ids) {
       const entry = this.catalog.entry(id);
@@ -105,6 +135,11 @@ export class CatalogIndex implements MemoryIndex {
   }
 
   async put(items: IndexedItem[]): Promise<void> {
+    this.flush();
+    this.apply(items);
+  }
+
+  private apply(items: IndexedItem[]): void {
     for (const { row, vector } of items) {
       // The vector of the text already indexed (the change feed replaying this replica's own
       // write): only the filter fields can have changed, and re-inserting into the graph costs.
@@ -115,35 +150,48 @@ export class CatalogIndex implements MemoryIndex {
   }
 
   async touch(rows: CatalogRow[]): Promise<void> {
+    this.flush();
     for (const row of rows) this.catalog.touch(row);
   }
 
   async remove(ids: string[]): Promise<void> {
+    this.flush();
     for (const id of ids) this.catalog.remove(id);
   }
 
   async beginRebuild(expected: number): Promise<void> {
+    this.flush();
     const capacity = Math.max(1024, expected);
     if (this.saved) this.catalog.resetFromSaved(this.saved.file, this.saved.model, capacity);
     else this.catalog.reset(capacity);
   }
 
   async endRebuild(kept: Set<string>): Promise<void> {
+    this.flush();
     this.catalog.endRebuild(kept);
     this.built = true;
   }
 
   async *ids(): AsyncIterable<string[]> {
+    this.flush();
     yield [...this.catalog.indexedIds()];
   }
 
   async count(): Promise<number> {
+    this.flush();
     return this.catalog.size;
   }
 
   async ping(): Promise<void> {}
 
+  /** The catalog with every deferred write applied. */
+  catalogNow(): VectorCatalog {
+    this.flush();
+    return this.catalog;
+  }
+
   async close(): Promise<void> {
+    this.flush();
     if (this.saved && this.built) this.catalog.save(this.saved.file, this.saved.model);
   }
 }
@@ -151,5 +199,5 @@ export class CatalogIndex implements MemoryIndex {
 /** The in-process catalog behind an index (benchmarks and tests look inside it); throws for a shared one. */
 export function inProcessCatalog(index: MemoryIndex): VectorCatalog {
   if (!(index instanceof CatalogIndex)) throw new Error(`the vector index is ${index.description}, not in process`);
-  return index.catalog;
+  return index.catalogNow();
 }

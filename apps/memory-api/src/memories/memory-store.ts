@@ -8,7 +8,7 @@ import { type MemoryFilter, matchesFilter } from './filters.ts';
 import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
 import { CATALOG_COLUMNS, type RebuildCounts, rebuildIndexFromRows } from './rebuild-index.ts';
 import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
-import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams } from './remember-sql.ts';
+import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams, storedRow } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
 import type { MemoryPatch, NewMemory, RememberResult, StoreThresholds } from './store-inputs.ts';
 import type { CatalogRow } from './vector-catalog.ts';
@@ -183,6 +183,17 @@ export class MemoryStore {
     return this.indexWrite(() => this.index.put(items), items.length);
   }
 
+  /**
+   * `putIndexed`, where the index can take it later (in process: before its next use, at the
+   * latest once the current answer is out): the graph insert then runs while the client reads.
+   */
+  putIndexedSoon(items: IndexedItem[]): Promise<void> {
+    if (!this.index.putSoon) return this.putIndexed(items);
+    this.index.putSoon(items, (err) => this.indexWriteFailed(err));
+    this.indexChanges += items.length;
+    return Promise.resolve();
+  }
+
   touchIndexed(rows: CatalogRow[]): Promise<void> {
     return this.indexWrite(() => this.index.touch(rows), rows.length);
   }
@@ -252,7 +263,7 @@ export class MemoryStore {
       input.detectContradiction && nearest && nearest.score >= this.thresholds.contradiction ? nearest : undefined;
     const links = neighbours.filter((n) => n.score >= this.thresholds.link && n.id !== retire?.id);
 
-    const { plain, params } = rememberParams({
+    const write = {
       id: randomUUID(),
       input,
       hash,
@@ -261,7 +272,8 @@ export class MemoryStore {
       now: new Date(),
       links: links.map((n) => ({ id: n.id, weight: n.score })),
       retired: retire,
-    });
+    };
+    const { plain, params } = rememberParams(write);
     const [created] = await (plain ? this.hot.rememberPlain : this.hot.remember)(params);
     if (!created) {
       const [same] = await this.hot.sameContent([hash, input.namespace]);
@@ -269,8 +281,8 @@ export class MemoryStore {
       if (!same) return this.remember(input);
       return { row: fromSqlRow(same), created: false, duplicateSimilarity: 1 };
     }
-    const row = fromSqlRow(created);
-    await this.putIndexed([{ row, vector }]);
+    const row = storedRow(write, created);
+    await this.putIndexedSoon([{ row, vector }]);
     if (retire) await this.refreshCatalog({ id: retire.id });
     for (const listener of this.contentWritten) await listener(row, { created: true });
     return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };

@@ -1,21 +1,39 @@
-import { MEMORY_SELECT } from './sql-rows.ts';
+import type { MemoryRow } from './record.ts';
 import type { NewMemory } from './store-inputs.ts';
+
+/**
+ * What a new memory starts with beside its input. Written explicitly by the statement (not left to
+ * the columns' defaults), so the row `storedRow` builds here is the row stored.
+ */
+const NEW_MEMORY = {
+  importance: 0.5,
+  pinned: false,
+  status: 'active',
+  accessCount: 0,
+  helpfulCount: 0,
+  unhelpfulCount: 0,
+} as const;
 
 /**
  * A new memory in one statement: the row, its `created` event, `similar_to` edges and, with a
  * contradiction, the retired memory's deprecation, its `superseded_by` edge and the events of
  * both. One statement is atomic on its own, so no session is held across round trips. Nothing is
  * written (and no row returned) when a live memory of the namespace has the same content: the
- * exact-duplicate check costs no extra round trip on the usual path.
+ * exact-duplicate check costs no extra round trip on the usual path. It answers only what the
+ * database decides (the id, and metadata as jsonb orders it): formatting and parsing the whole row
+ * cost a third of the statement, and `storedRow` knows the rest.
  * $1 id, $2 content, $3 tags (JSON), $4 namespace, $5 type, $6 metadata, $7 source, $8 source_type,
  * $9 author_type, $10 hash, $11 valid_from, $12 valid_until, $13 embedding (hex), $14 model, $15 now,
  * $16 actor, $17 created evidence, $18 links (JSON [{id, weight}]), $19 retired id, $20 similarity.
  */
 export const REMEMBER_SQL = `WITH new_row AS (
   INSERT INTO memories (id, content, tags, namespace, memory_type, metadata, source, source_type, author_type,
-    content_hash, valid_from, valid_until, embedding, embedding_model, created_at, updated_at)
+    content_hash, valid_from, valid_until, embedding, embedding_model, created_at, updated_at,
+    importance, pinned, status, access_count, helpful_count, unhelpful_count)
   SELECT $1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
-    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz
+    $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz,
+    ${NEW_MEMORY.importance}, ${NEW_MEMORY.pinned}, '${NEW_MEMORY.status}', ${NEW_MEMORY.accessCount},
+    ${NEW_MEMORY.helpfulCount}, ${NEW_MEMORY.unhelpfulCount}
    WHERE NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = $10 AND namespace = $4 AND status = 'active')
   RETURNING *
 ), retired AS (
@@ -39,7 +57,7 @@ export const REMEMBER_SQL = `WITH new_row AS (
     SELECT 3, $1::uuid, 'supersedes', jsonb_build_object('id', r.id::text, 'similarity', $20::float8) FROM retired r
   ) e ORDER BY ord
 )
-SELECT ${MEMORY_SELECT} FROM new_row`;
+SELECT id::text AS id, metadata FROM new_row`;
 
 /** The usual case (no neighbour close enough to link, nothing retired): the first 17 parameters. */
 export const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf('), retired AS ('))}
@@ -47,7 +65,7 @@ export const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf(
   INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
   SELECT n.id, 'created', $16, $17::jsonb, $15::timestamptz FROM new_row n
 )
-SELECT ${MEMORY_SELECT} FROM new_row`;
+SELECT id::text AS id, metadata FROM new_row`;
 
 /** What one remember writes, for `rememberParams`. */
 export interface RememberWrite {
@@ -93,4 +111,31 @@ export function rememberParams(write: RememberWrite): { plain: boolean; params: 
   const plain = write.links.length === 0 && !write.retired;
   if (!plain) params.push(JSON.stringify(write.links), write.retired?.id ?? null, write.retired?.score ?? null);
   return { plain, params };
+}
+
+/** The row a remember stored, from what it wrote and the metadata the statement answered. */
+export function storedRow(write: RememberWrite, stored: Record<string, unknown>): MemoryRow {
+  const { input } = write;
+  return {
+    id: write.id,
+    content: input.content,
+    tags: input.tags,
+    namespace: input.namespace,
+    memoryType: input.memoryType,
+    metadata: (typeof stored.metadata === 'string'
+      ? JSON.parse(stored.metadata)
+      : stored.metadata) as MemoryRow['metadata'],
+    source: input.source,
+    sourceType: input.sourceType,
+    authorType: input.authorType,
+    contentHash: write.hash,
+    validFrom: input.validFrom,
+    validUntil: input.validUntil,
+    embeddingModel: write.model,
+    createdAt: write.now,
+    updatedAt: write.now,
+    lastAccessedAt: null,
+    deprecatedAt: null,
+    ...NEW_MEMORY,
+  };
 }
