@@ -73,6 +73,29 @@ describe('POST /remember', () => {
     expect(answers[4].superseded.id).toBe(answers[2].id);
   });
 
+  it('finds a new memory by the next search, before its deferred graph insert would have run', async () => {
+    const store = t.app.memoryStore;
+    const content = 'The coffee machine on floor three is descaled on Fridays';
+    const input = {
+      content,
+      tags: [],
+      namespace: 'deferred',
+      memoryType: 'fact',
+      metadata: {},
+      source: null,
+      sourceType: 'user',
+      authorType: null,
+      validFrom: null,
+      validUntil: null,
+      detectContradiction: false,
+      evidence: {},
+    };
+    const { row } = await store.remember(input);
+    // No macrotask has run since the answer, so the insert is still pending: the search applies it.
+    const hits = await store.search(await store.embedOne(content), 3, { namespace: 'deferred' });
+    expect(hits.map((h) => h.id)).toEqual([row.id]);
+  });
+
   it('rejects an unknown type with the list of valid types, and stores nothing', async () => {
     const before = (await t.call('GET', '/stats')).body.total;
     const res = await remember({ content: 'something odd', type: 'rumour' });
