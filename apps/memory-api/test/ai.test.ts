@@ -2,10 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
-
-const FULL = 'full-access-token-0123456789';
-const READ = 'read-only-token-0123456789ab';
+import { appWithTokens, openTestApp, READ_TOKEN, type TestApp } from './helpers.ts';
 
 const DOCUMENT = `Alice Johnson works at Acme Corp. She prefers dark mode in every editor.
 The Bank of England raised rates to 5.25% on 3 August 2023.
@@ -13,16 +10,7 @@ Contact bob@example.com or see https://docs.example.com/setup for the install pa
 - The build cluster has 64 GB of memory and 16 cores.
 - Deploys take 12 minutes on average.`;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await openTestApp({ env: { AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ } });
-});
-afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, token = FULL) =>
-  t.call(method, url, body, token);
-const total = async () => (await call('GET', '/stats')).body.total as number;
-const sql = <T>(text: string, ...params: unknown[]) => t.app.memoryStore.prisma.$queryRawUnsafe<T[]>(text, ...params);
+const { app, call, total, sql } = appWithTokens();
 
 describe('POST /extract', () => {
   it('finds names, emails, URLs, dates, quantities and relationships, and stores one memory per fact', async () => {
@@ -145,8 +133,8 @@ describe('POST /extract', () => {
   });
 
   it('needs a full token (it writes); no token is 401', async () => {
-    expect((await call('POST', '/extract', { content: DOCUMENT }, READ)).status).toBe(403);
-    expect((await t.call('POST', '/extract', { content: DOCUMENT })).status).toBe(401);
+    expect((await call('POST', '/extract', { content: DOCUMENT }, READ_TOKEN)).status).toBe(403);
+    expect((await app().call('POST', '/extract', { content: DOCUMENT })).status).toBe(401);
   });
 });
 
@@ -267,7 +255,7 @@ describe('POST /context', () => {
   });
 
   it('returns a text block of the relevant memories and their ids, within the budget', async () => {
-    const res = await call('POST', '/context', { query: 'dark mode preference', namespace: 'ctx' }, READ);
+    const res = await call('POST', '/context', { query: 'dark mode preference', namespace: 'ctx' }, READ_TOKEN);
     expect(res.status).toBe(200);
     expect(res.body.text.startsWith('Relevant memories (most relevant first):\n')).toBe(true);
     expect(res.body.ids).toContain(ids.editor);

@@ -1,25 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
+import { appWithTokens, FULL_TOKEN, openTestApp, READ_TOKEN, type TestApp } from './helpers.ts';
 
-const FULL = 'full-access-token-0123456789';
-const READ = 'read-only-token-0123456789ab';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await openTestApp({ env: { AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ } });
-});
-afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, token = FULL) =>
-  t.call(method, url, body, token);
-const total = async () => (await call('GET', '/stats')).body.total as number;
-const sql = <T>(text: string, ...params: unknown[]) => t.app.memoryStore.prisma.$queryRawUnsafe<T[]>(text, ...params);
+const { app, call, total, sql } = appWithTokens();
 
 /** Memories whose insights a dream should find, in namespace `ns`. */
-async function seedDreamCorpus(app: TestApp, ns: string, token?: string) {
+async function seedDreamCorpus(target: TestApp, ns: string, token?: string) {
   const remember = async (content: string) =>
-    (await app.call('POST', '/remember', { content, namespace: ns }, token)).body.id as string;
+    (await target.call('POST', '/remember', { content, namespace: ns }, token)).body.id as string;
   return {
     dupes: [
       await remember('The staging server restarts every night at two'),
@@ -42,7 +30,7 @@ const DREAM_BOUNDS = { duplicate_threshold: 0.8, contradiction_threshold: 0.7 };
 describe('POST /dream', () => {
   let seeded: Awaited<ReturnType<typeof seedDreamCorpus>>;
   beforeAll(async () => {
-    seeded = await seedDreamCorpus(t, 'dream', FULL);
+    seeded = await seedDreamCorpus(app(), 'dream', FULL_TOKEN);
     await call('POST', '/remember', { content: 'Grace Hopper likes the staging server', namespace: 'dream-other' });
   });
 
@@ -146,7 +134,7 @@ describe('POST /dream', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.body.error).toBe('string');
     }
-    expect((await call('POST', '/dream', { dry_run: true }, READ)).status).toBe(403);
+    expect((await call('POST', '/dream', { dry_run: true }, READ_TOKEN)).status).toBe(403);
   });
 });
 

@@ -4,6 +4,7 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from '@trove/data';
 import { type Embedder, GloveEmbedder, GrpcEmbedder, HashEmbedder, type VectorStore } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { startEmbedder } from '../../../tests/support/processes.ts';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -96,5 +97,30 @@ export async function openTestApp(
       await app.close();
       await throwaway?.drop();
     },
+  };
+}
+
+export const FULL_TOKEN = 'full-access-token-0123456789';
+export const READ_TOKEN = 'read-only-token-0123456789ab';
+
+/**
+ * An app with one full and one read-only token, opened before the file's tests and closed after
+ * them. `call` sends the full token unless given another; `total` counts memories; `sql` reads
+ * through the app's Prisma client.
+ */
+export function appWithTokens() {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await openTestApp({ env: { AUTH_TOKENS: FULL_TOKEN, READ_ONLY_TOKENS: READ_TOKEN } });
+  });
+  afterAll(() => t?.close());
+  const app = () => t as TestApp;
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, token = FULL_TOKEN) =>
+    app().call(method, url, body, token);
+  return {
+    app,
+    call,
+    total: async () => (await call('GET', '/stats')).body.total as number,
+    sql: <T>(text: string, ...params: unknown[]) => app().app.memoryStore.prisma.$queryRawUnsafe<T[]>(text, ...params),
   };
 }
