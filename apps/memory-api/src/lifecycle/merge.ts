@@ -1,5 +1,5 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { sqlDate } from '../memories/sql-rows.ts';
+import { sqlDate, sqlJson } from '../memories/sql-rows.ts';
 import type { CatalogRow } from '../memories/vector-catalog.ts';
 
 export interface MergeGroup {
@@ -122,6 +122,6 @@ function catalogRow(r: Record<string, unknown>): CatalogRow {
     deprecatedAt: sqlDate(r.deprecated_at),
     validUntil: sqlDate(r.valid_until),
     tags: (r.tags as string[] | null) ?? [],
-    metadata: typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata,
+    metadata: sqlJson(r.metadata),
   };
 }

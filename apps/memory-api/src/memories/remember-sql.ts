@@ -1,4 +1,5 @@
 import type { MemoryRow } from './record.ts';
+import { sqlJson } from './sql-rows.ts';
 import type { NewMemory } from './store-inputs.ts';
 
 /**
@@ -122,9 +123,7 @@ export function storedRow(write: RememberWrite, stored: Record<string, unknown>)
     tags: input.tags,
     namespace: input.namespace,
     memoryType: input.memoryType,
-    metadata: (typeof stored.metadata === 'string'
-      ? JSON.parse(stored.metadata)
-      : stored.metadata) as MemoryRow['metadata'],
+    metadata: sqlJson(stored.metadata),
     source: input.source,
     sourceType: input.sourceType,
     authorType: input.authorType,

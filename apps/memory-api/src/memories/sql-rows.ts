@@ -15,6 +15,10 @@ export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_
 export const sqlDate = (v: unknown): Date | null =>
   v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
 
+/** A jsonb column from raw SQL: parsed by the driver, or text where it was not. */
+export const sqlJson = (v: unknown): MemoryRow['metadata'] =>
+  (typeof v === 'string' ? JSON.parse(v) : v) as MemoryRow['metadata'];
+
 /** A non-null timestamp column from raw SQL as RFC 3339 text. */
 export const sqlIso = (v: unknown): string => (sqlDate(v) as Date).toISOString();
 
@@ -25,7 +29,7 @@ export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
     tags: (r.tags as string[] | null) ?? [],
     namespace: r.namespace as string,
     memoryType: r.memory_type as string,
-    metadata: (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as MemoryRow['metadata'],
+    metadata: sqlJson(r.metadata),
     importance: Number(r.importance),
     pinned: r.pinned as boolean,
     status: r.status as string,
