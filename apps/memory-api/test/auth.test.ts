@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, type TestApp } from './helpers.ts';
+import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 
-const FULL = 'full-access-token-0123456789';
-const READ = 'read-only-token-0123456789ab';
 let t: TestApp;
 beforeAll(async () => {
   t = await openTestApp({ env: { AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
 import { count, edgeKeys, HASH_BOUNDS, remember, seedEdges, seedMemories, sql } from './graph-support.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
+import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -330,8 +330,6 @@ describe('POST /rebuild-backlinks', () => {
 });
 
 describe('read-only tokens', () => {
-  const FULL = 'full-access-token-0123456789';
-  const READ = 'read-only-token-0123456789ab';
   let secured: TestApp;
   beforeAll(async () => {
     secured = await openTestApp({ env: { ...HASH_BOUNDS, AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ } });

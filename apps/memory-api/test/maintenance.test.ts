@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
+import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 import { DEPLOY, edgesFrom, events, GROCERY, get, makeOld, remember, snapshot } from './lifecycle-helpers.ts';
 
 describe('POST /aging', () => {
@@ -189,8 +189,6 @@ describe('POST /importance', () => {
 
 describe('access', () => {
   it('blocks read-only tokens from every destructive route (403) and lets them list orphans', async () => {
-    const FULL = 'full-access-token-0123456789';
-    const READ = 'read-only-token-0123456789ab';
     const t = await openTestApp({ env: { AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ } });
     try {
       const id = (await t.call('POST', '/remember', { content: 'guarded memory' }, FULL)).body.id;

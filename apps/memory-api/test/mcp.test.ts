@@ -4,10 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_TOOLS } from '../src/ai/guide.ts';
 import { TOOLS } from '../src/mcp/tools.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
-
-const FULL = 'full-access-token-0123456789';
-const READ = 'read-only-token-0123456789ab';
+import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 
 /** A test app listening on a real loopback port, as an MCP client would reach it. */
 async function listening(env: Record<string, string> = {}): Promise<{ t: TestApp; url: URL }> {

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
-import { openTestApp, type TestApp } from './helpers.ts';
+import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 
-const FULL = 'full-access-token-0123456789';
-const READ = 'read-only-token-0123456789ab';
 // The hashing embedder scores shared words. A high duplicate bound at write time lets near-copies
 // into a room, so that consolidation has something to find.
 const env = { DUPLICATE_THRESHOLD: '0.99', LINK_THRESHOLD: '0.5', AUTH_TOKENS: FULL, READ_ONLY_TOKENS: READ };
