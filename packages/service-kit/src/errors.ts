@@ -44,6 +44,17 @@ function validationMessage(error: FastifyError): string {
   return error.message.replace(/^(body|querystring|params|headers)\//, '$1.').replace(/\//g, '.');
 }
 
+// Body types a route can be sent, in the order they are named; which apply is asked of the
+// route's own context, so an encapsulated parser (a form, an upload) is named where it is accepted.
+const BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/** `content-type text/plain is not accepted: send application/json` (or the types this route parses). */
+function unsupportedTypeMessage(request: FastifyRequest): string {
+  const accepted = BODY_TYPES.filter((type) => request.server.hasContentTypeParser(type));
+  const sent = request.headers['content-type'];
+  return `${sent ? `content-type ${sent.split(';')[0]} is not accepted` : 'the request has a body but no content-type'}: send ${accepted.join(' or ') || 'no body'}`;
+}
+
 export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
     if (error.statusCode >= 500) request.log.warn({ err: error }, 'request refused');
@@ -51,6 +62,9 @@ export function handleError(error: FastifyError | HttpError, request: FastifyReq
   }
   if (error.validation) {
     return reply.code(400).send(errorBody(validationMessage(error)));
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return reply.code(415).send(errorBody(unsupportedTypeMessage(request)));
   }
   if (isFastifyClientError(error)) {
     return reply.code(error.statusCode as number).send(errorBody(error.message));

@@ -65,6 +65,9 @@ export function createServer(options: ServerOptions): FastifyInstance {
     // Requests that arrive on an open connection while draining are still served, not refused.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
+  // Fastify reads text/plain bodies as strings by default, so JSON sent as text reached the schema
+  // as "body must be object"; no route takes plain text, so such a body is a 415 naming the type.
+  server.removeContentTypeParser('text/plain');
   const routeCatalog: CatalogRoute[] = [];
   server.decorate('routeCatalog', routeCatalog);
   server.addHook('onRoute', (route) => {

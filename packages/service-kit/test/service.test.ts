@@ -86,6 +86,18 @@ describe('service kit', () => {
       payload: '<x/>',
     });
     expect(wrongType.statusCode).toBe(415);
+    expect(wrongType.json()).toEqual({ error: 'content-type application/xml is not accepted: send application/json' });
+    const asText = await app.inject({
+      method: 'POST',
+      url: '/items',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"name":"x"}',
+    });
+    expect(asText.statusCode).toBe(415);
+    expect(asText.json().error).toMatch(/text\/plain .*send application\/json/);
+    const untyped = await app.inject({ method: 'POST', url: '/items', payload: Buffer.from('{"name":"x"}') });
+    expect(untyped.statusCode).toBe(415);
+    expect(untyped.json()).toEqual({ error: 'the request has a body but no content-type: send application/json' });
 
     const missing = await app.inject('/nowhere?x=1');
     expect(missing.statusCode).toBe(404);
