@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES } from './support/engines.ts';
-import { envelope, newEventId } from './support/envelopes.ts';
+import { envelope, errorEvent, newEventId } from './support/envelopes.ts';
 import { type Api, eventually, type Running, setUp, startErrorsApi } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 
@@ -128,6 +128,34 @@ describe.each(ENGINES)('alert rules ($name)', (engine) => {
     await api.call('POST', `/api/0/rules/${created.id}/toggle`);
     await ingest('cool issue three');
     expect(callsTo('cooling')).toHaveLength(2);
+  });
+
+  it('updates title, culprit and level from the latest event, and rules match the new title', async () => {
+    await api.call('POST', '/api/0/projects/default/rules', rule('gateway', { title_contains: 'gateway' }));
+    const send = async (value: string, level: string, fn: string) => {
+      // One custom fingerprint: the two events are one issue whatever their stacks.
+      const event = errorEvent(value, { level, fingerprint: ['payments'] });
+      const frames = event.exception.values[0]?.stacktrace.frames ?? [];
+      frames[1] = { ...frames[1], function: fn } as (typeof frames)[1];
+      const res = await fetch(`${server.url}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}`, {
+        method: 'POST',
+        body: envelope(event),
+      });
+      expect(res.status).toBe(200);
+      await server.app.errors.alerts.idle();
+    };
+    await send('card 4242 declined', 'warning', 'charge');
+    expect(callsTo('gateway')).toHaveLength(0);
+    await send('payment gateway timed out after 30s', 'error', 'retry');
+    const [call] = callsTo('gateway');
+    expect(call?.body.issue).toMatchObject({
+      title: 'TypeError: payment gateway timed out after 30s',
+      culprit: 'handler in retry',
+      level: 'error',
+      count: 2,
+    });
+    const issue = (await api.call('GET', `/api/0/issues/${call?.body.issue.id}`)).json;
+    expect(issue).toMatchObject({ title: 'TypeError: payment gateway timed out after 30s', level: 'error' });
   });
 
   it('retries failed and hanging calls and records the history', async () => {
