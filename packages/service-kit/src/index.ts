@@ -1,3 +1,4 @@
+export * from './backoff.ts';
 export * from './config.ts';
 export * from './errors.ts';
 export * from './health.ts';
