@@ -85,6 +85,20 @@ describe.each(ENGINES)('alert rules ($name)', (engine) => {
       [{ ...rule('x', {}), action_config: { url: 'ftp://example.com/x' } }, /http/],
       [{ ...rule('x', {}), action_config: {} }, /url/],
     ];
+    // Slips are answered with what is allowed and the nearest match.
+    invalid.push(
+      [
+        rule('x', { levle: 'error' }),
+        /condition "levle" is not allowed\. Did you mean "level"\? Allowed: level, min_count, title_contains, new_issue/,
+      ],
+      [
+        rule('x', { level: 'eror' }),
+        /level "eror" is not allowed\. Did you mean "error"\? Allowed: fatal, error, warning, info, debug/,
+      ],
+      [rule('x', { level: ['fatal', 'warnign'] }), /Did you mean "warning"/],
+      [{ ...rule('x', {}), action_type: 'slack' }, /action type "slack" is not allowed\. Allowed: webhook$/],
+      [{ ...rule('x', {}), cooldown: 5 }, /field "cooldown" is not allowed\. Did you mean "cooldown_seconds"\?/],
+    );
     for (const [body, message] of invalid) {
       const res = await api.call('POST', '/api/0/projects/default/rules', body);
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -102,5 +102,15 @@ describe('system routes', () => {
       }
     }
     expect(doc.paths['/api/0/projects'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);
+    // Rule bodies list what they allow.
+    const ruleBody = doc.paths['/api/0/projects/{slug}/rules'].post.requestBody.content['application/json'].schema;
+    expect(ruleBody.properties.action_type.enum).toEqual(['webhook']);
+    expect(Object.keys(ruleBody.properties.conditions.properties)).toEqual([
+      'level',
+      'min_count',
+      'title_contains',
+      'new_issue',
+    ]);
+    expect(ruleBody.properties.conditions.description).toContain('level, min_count, title_contains, new_issue');
   });
 });

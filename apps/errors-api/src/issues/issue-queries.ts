@@ -2,6 +2,7 @@ import { badRequest, notFound } from '@trove/service-kit';
 import type { ErrorsDatabase } from '../db.ts';
 import { LEVELS } from '../ingest/event-shape.ts';
 import { STATUSES } from '../schemas/issues.ts';
+import { notAllowed } from '../schemas/suggest.ts';
 import type { IssueRow } from './issue-json.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,7 +17,8 @@ export function parseFilter(raw: string | undefined, allowed: readonly string[],
   if (raw === undefined || raw.trim() === '') return undefined;
   const values = raw.split(',').map((v) => v.trim().toLowerCase());
   const bad = values.find((v) => !allowed.includes(v));
-  if (bad !== undefined) throw badRequest(`${name} must be a comma-separated list of ${allowed.join(', ')}`);
+  if (bad !== undefined)
+    throw badRequest(`${notAllowed(`querystring.${name}`, bad, allowed, name)} (one value or a comma-separated list)`);
   return values;
 }
 

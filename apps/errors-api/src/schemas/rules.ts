@@ -1,14 +1,15 @@
 import { LEVELS } from '../ingest/event-shape.ts';
 import { commonErrors, idParams, sessionSecurity, slugParams } from './common.ts';
+import { ACTION_TYPES, CONDITION_KEYS } from './rule-hints.ts';
 
 const level = { type: 'string', enum: LEVELS } as const;
 
 const conditionsSchema = {
   type: 'object',
-  description: 'Every key given must match. An empty object matches every event.',
+  description: `Every key given must match; an empty object matches every event. Allowed keys: ${CONDITION_KEYS.join(', ')}. A key outside them is refused with the nearest allowed one named ("did you mean level?").`,
   properties: {
     level: {
-      description: 'Event level, or a list of levels',
+      description: `Event level, or a list of levels: ${LEVELS.join(', ')}`,
       anyOf: [level, { type: 'array', items: level, minItems: 1 }],
     },
     min_count: { type: 'integer', minimum: 1, description: 'The issue has at least this many events' },
@@ -16,7 +17,8 @@ const conditionsSchema = {
     new_issue: { type: 'boolean', description: 'Only for a new issue or a regression (a resolved issue reopening)' },
   },
   // Refused rather than stripped: a misspelt key would otherwise leave a rule that matches everything.
-  propertyNames: { enum: ['level', 'min_count', 'title_contains', 'new_issue'] },
+  additionalProperties: false,
+  propertyNames: { enum: CONDITION_KEYS },
 } as const;
 
 const actionConfigSchema = {
@@ -60,7 +62,7 @@ export const createRuleSchema = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 100 },
       conditions: conditionsSchema,
-      action_type: { type: 'string', enum: ['webhook'] },
+      action_type: { type: 'string', enum: ACTION_TYPES, description: `Allowed: ${ACTION_TYPES.join(', ')}` },
       action_config: actionConfigSchema,
       cooldown_seconds: {
         type: 'integer',

@@ -5,6 +5,7 @@ import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
 import type { ErrorsDatabase } from '../../db.ts';
 import { findProject } from '../../projects/project-store.ts';
+import { explainRuleBody } from '../../schemas/rule-hints.ts';
 import {
   createRuleSchema,
   deleteRuleSchema,
@@ -72,25 +73,29 @@ export const ruleRoutes: FastifyPluginAsync<AppContext> = async (app, { db, aler
       cooldown_seconds: number;
       enabled: boolean;
     };
-  }>('/api/0/projects/:slug/rules', { schema: createRuleSchema }, async (request, reply) => {
-    const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
-    const url = checkedWebhookUrl(action_config.url, alerts.policy);
-    const project = await findProject(db, request.params.slug);
-    const rule = await db.prisma.alertRule.create({
-      data: {
-        projectId: project.id,
-        name: name.trim(),
-        conditions,
-        actionType: action_type,
-        actionConfig: { url: url.toString() },
-        cooldownSeconds: cooldown_seconds,
-        enabled,
-      },
-      include: { project: { select: { slug: true } } },
-    });
-    await alerts.rulesChanged(project.id);
-    return reply.code(201).send(ruleJson(rule));
-  });
+  }>(
+    '/api/0/projects/:slug/rules',
+    { schema: createRuleSchema, preValidation: explainRuleBody },
+    async (request, reply) => {
+      const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
+      const url = checkedWebhookUrl(action_config.url, alerts.policy);
+      const project = await findProject(db, request.params.slug);
+      const rule = await db.prisma.alertRule.create({
+        data: {
+          projectId: project.id,
+          name: name.trim(),
+          conditions,
+          actionType: action_type,
+          actionConfig: { url: url.toString() },
+          cooldownSeconds: cooldown_seconds,
+          enabled,
+        },
+        include: { project: { select: { slug: true } } },
+      });
+      await alerts.rulesChanged(project.id);
+      return reply.code(201).send(ruleJson(rule));
+    },
+  );
 
   app.delete<IdParams>('/api/0/rules/:id', { schema: deleteRuleSchema }, async (request, reply) => {
     const rule = await findRule(db, request.params.id);

@@ -3,6 +3,7 @@ import { deliverWebhook } from '../../alerts/webhook.ts';
 import { checkedWebhookUrl } from '../../alerts/webhook-url.ts';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
+import { explainRuleBody } from '../../schemas/rule-hints.ts';
 import { testRuleSchema, updateRuleSchema } from '../../schemas/rules.ts';
 import { findRule, ruleJson } from './index.ts';
 
@@ -20,25 +21,29 @@ interface RuleBody {
 export const ruleEditRoutes: FastifyPluginAsync<AppContext> = async (app, { db, alerts, config }) => {
   app.addHook('onRequest', requireUser(db));
 
-  app.put<IdParams & { Body: RuleBody }>('/api/0/rules/:id', { schema: updateRuleSchema }, async (request) => {
-    const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
-    const url = checkedWebhookUrl(action_config.url, alerts.policy);
-    const rule = await findRule(db, request.params.id);
-    const updated = await db.prisma.alertRule.update({
-      where: { id: rule.id },
-      data: {
-        name: name.trim(),
-        conditions,
-        actionType: action_type,
-        actionConfig: { url: url.toString() },
-        cooldownSeconds: cooldown_seconds,
-        enabled,
-      },
-      include: { project: { select: { slug: true } } },
-    });
-    await alerts.rulesChanged(rule.projectId);
-    return ruleJson(updated);
-  });
+  app.put<IdParams & { Body: RuleBody }>(
+    '/api/0/rules/:id',
+    { schema: updateRuleSchema, preValidation: explainRuleBody },
+    async (request) => {
+      const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
+      const url = checkedWebhookUrl(action_config.url, alerts.policy);
+      const rule = await findRule(db, request.params.id);
+      const updated = await db.prisma.alertRule.update({
+        where: { id: rule.id },
+        data: {
+          name: name.trim(),
+          conditions,
+          actionType: action_type,
+          actionConfig: { url: url.toString() },
+          cooldownSeconds: cooldown_seconds,
+          enabled,
+        },
+        include: { project: { select: { slug: true } } },
+      });
+      await alerts.rulesChanged(rule.projectId);
+      return ruleJson(updated);
+    },
+  );
 
   app.post<IdParams>('/api/0/rules/:id/test', { schema: testRuleSchema }, async (request) => {
     const rule = await findRule(db, request.params.id);
