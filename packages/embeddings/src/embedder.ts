@@ -3,11 +3,18 @@
  * embedder for tests, and later a gRPC client of the embedder service. Vectors are L2-normalised,
  * so cosine similarity is a dot product.
  */
+/**
+ * What a text is for: models trained with instructions (e5, bge, EmbeddingGemma) embed a question
+ * and the text that answers it with different prefixes. Models without them ignore it.
+ */
+export type EmbedPurpose = 'query' | 'document';
+
 export interface Embedder {
   /** Names model and version; stored beside each embedding so a change of model is detectable. */
   readonly model: string;
   readonly dimensions: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** One vector per text, in order; `purpose` defaults to document. */
+  embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
   /** For readiness, when the embedder is a remote dependency: rejects while it cannot serve. */
   check?(): Promise<void>;
   close?(): Promise<void>;
