@@ -11,6 +11,7 @@ import { type ErrorsDatabase, openErrorsDatabase } from './db.ts';
 import { EventWriter } from './ingest/event-writer.ts';
 import { SERVICE } from './meta.ts';
 import { ProjectKeys } from './projects/project-keys.ts';
+import { closeGoingAway } from './realtime/close-codes.ts';
 import { LiveUpdates } from './realtime/live-updates.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { docsRoutes, registerOpenApi } from './routes/docs/index.ts';
@@ -48,7 +49,7 @@ export const errorsApp = fp<ErrorsAppOptions>(
       softChecks: sharedStateChecks(state),
     });
     await app.register(cookie);
-    await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+    await app.register(websocket, { options: { maxPayload: 64 * 1024 }, preClose: closeGoingAway });
 
     const logger = app.log as Logger;
     const ctx: AppContext = {

@@ -28,6 +28,7 @@ async function post(url: string, path: string, fields: Record<string, string>, f
 interface SvgAnswer {
   svg: string;
   metadata: { path_count: number };
+  unsafe_removed?: number;
   error?: string;
 }
 const json = async (response: Response) => (await response.json()) as SvgAnswer;
@@ -59,7 +60,7 @@ describe.each([
       expect(raw.svg).toBe(traced.svg);
       expect(raw.metadata.path_count).toBe(traced.paths.length);
       const optimised = await json(await post(api.url, '/v1/vectorize', fields, png));
-      expect(optimised.svg).toBe(optimizeSvg(traced.svg, { preset: 'default', multipass: false, iterations: 10 }));
+      expect(optimised.svg).toBe(optimizeSvg(traced.svg, { preset: 'default', multipass: false, iterations: 10 }).svg);
 
       const pdf = Buffer.from(
         await (await post(api.url, '/v1/vectorize', { ...fields, format: 'pdf' }, png)).arrayBuffer(),
@@ -72,7 +73,8 @@ describe.each([
 
       const svgFile = Buffer.from(traced.svg);
       const alone = await json(await post(api.url, '/v1/optimize', { preset: 'safe' }, svgFile));
-      expect(alone.svg).toBe(optimizeSvg(traced.svg, { preset: 'safe', multipass: false, iterations: 10 }));
+      expect(alone.svg).toBe(optimizeSvg(traced.svg, { preset: 'safe', multipass: false, iterations: 10 }).svg);
+      expect(alone.unsafe_removed).toBe(0);
     });
 
     it('words what the engine or the optimiser refuses as a 400, and stays healthy', async () => {

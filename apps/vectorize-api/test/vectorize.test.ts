@@ -1,6 +1,7 @@
 import { encode as encodeBmp } from 'bmp-ts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unsafeLeftovers } from '../../../packages/tracer/test/fixtures/svg-attacks.ts';
 import { buildApp, encode, flatTestImage, meanAbsoluteDifference, postForm, renderSvg } from './helpers.ts';
 
 const flat = flatTestImage();
@@ -54,6 +55,16 @@ describe('POST /v1/vectorize', () => {
       expect(meanAbsoluteDifference(await renderSvg(body.svg), flat)).toBeLessThan(kind === 'jpeg' ? 4 : 1);
     },
   );
+
+  it.each([
+    ['auto', 'true'],
+    ['spline', 'false'],
+    ['pixel-exact', 'false'],
+    ['spline', 'true'],
+  ])('traced SVG (engine %s, optimize %s) holds no external reference or script', async (engine, optimize) => {
+    const body = (await postForm(app, '/v1/vectorize', { engine, optimize }, { bytes: png })).json();
+    expect(unsafeLeftovers(body.svg)).toEqual([]);
+  });
 
   it('optimises the SVG by default; optimize=false returns the tracer output unchanged', async () => {
     const fields = { engine: 'spline', path_precision: '3' };

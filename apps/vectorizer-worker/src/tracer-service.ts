@@ -12,6 +12,7 @@ import type { TracerService } from '@trove/proto/vectorize/v1';
 import {
   documentFromWire,
   type JobOptions,
+  optimizedToWire,
   optionsFromWire,
   outputToWire,
   settingsFromWire,
@@ -110,7 +111,9 @@ export function tracerHandlers(config: WorkerConfig, pool: WorkerPool): Handlers
         );
       }
       const settings = checkedSettings(request);
-      return answering(config, async () => ({ svg: await pool.optimize(request.svg, settings, jobOptions(call)) }));
+      return answering(config, async () =>
+        optimizedToWire(await pool.optimize(request.svg, settings, jobOptions(call))),
+      );
     },
     getCapacity: async () => {
       const status = pool.status();

@@ -4,6 +4,7 @@ export {
   DEFAULT_MULTIPASS_ITERATIONS,
   MAX_MULTIPASS_ITERATIONS,
   OPTIMIZE_PRESETS,
+  type OptimizedSvg,
   type OptimizePreset,
   type OptimizeSettings,
   optimizeSvg,

@@ -1,5 +1,5 @@
 import type { ResolvedEngine, RgbaImage, VectorizeOptions } from '@trove/vectorize';
-import type { OptimizeSettings } from './output/optimize-svg.ts';
+import type { OptimizedSvg, OptimizeSettings } from './output/optimize-svg.ts';
 import type { PackedPaths } from './packed-paths.ts';
 
 /** A trace's result as it crosses a thread or the network. */
@@ -76,8 +76,11 @@ export interface Tracer {
    * signal aborts.
    */
   trace(image: RgbaImage, options: VectorizeOptions, job?: TraceJob): Promise<TraceOutput>;
-  /** Runs svgo on an SVG document, with the same errors. */
-  optimize(svg: string, settings: OptimizeSettings, job?: JobOptions): Promise<string>;
+  /**
+   * Removes external references and script from an SVG document, then runs svgo on it, with the
+   * same errors.
+   */
+  optimize(svg: string, settings: OptimizeSettings, job?: JobOptions): Promise<OptimizedSvg>;
   /** Capacity now; never waits on the network (a remote tracer answers from its last poll). */
   status(): TracerStatus;
   close(): Promise<void>;

@@ -14,12 +14,18 @@ export const optimizeFormSchema = {
 
 export const optimizeResponseSchema = {
   type: 'object',
-  required: ['svg', 'original_size', 'optimized_size', 'reduction_pct'],
+  required: ['svg', 'original_size', 'optimized_size', 'reduction_pct', 'unsafe_removed'],
   properties: {
     svg: { type: 'string' },
     original_size: { type: 'integer', description: 'bytes uploaded' },
     optimized_size: { type: 'integer', description: 'UTF-8 bytes of svg' },
     reduction_pct: { type: 'number', description: '100 × (original − optimized) / original, two decimals' },
+    unsafe_removed: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'elements, attributes, CSS rules and processing instructions removed because they referenced something outside the document (anything but #id or an embedded data:image raster) or could run script; removed with every preset, none included',
+    },
   },
 } as const;
 

@@ -1,5 +1,5 @@
 import type { VectorizeOptions } from '@trove/vectorize';
-import type { OptimizeSettings } from '../output/optimize-svg.ts';
+import type { OptimizedSvg, OptimizeSettings } from '../output/optimize-svg.ts';
 import type { DocumentFormat, TraceOutput } from '../tracer.ts';
 
 /**
@@ -22,7 +22,7 @@ export type WorkerRequest =
 
 /** Worker thread → pool. Errors travel as name and message (Error objects lose their class across threads). */
 export type WorkerResponse =
-  | { id: number; ok: true; result: TraceOutput | string; seconds: number }
+  | { id: number; ok: true; result: TraceOutput | OptimizedSvg; seconds: number }
   | { id: number; ok: false; name: string; message: string };
 
 /** What a job asks for, without the id the pool assigns. */

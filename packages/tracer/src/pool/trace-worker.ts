@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { vectorize } from '@trove/vectorize';
 import { writeEps } from '../output/eps.ts';
-import { optimizeSvg } from '../output/optimize-svg.ts';
+import { type OptimizedSvg, optimizeSvg } from '../output/optimize-svg.ts';
 import { writePdf } from '../output/pdf.ts';
 import { packedBuffers, packPaths } from '../packed-paths.ts';
 import type { TraceOutput } from '../tracer.ts';
@@ -15,11 +15,11 @@ import type { WorkerRequest, WorkerResponse } from './messages.ts';
 if (!parentPort) throw new Error('trace-worker must run as a worker thread');
 const port = parentPort;
 
-async function run(job: WorkerRequest): Promise<{ result: TraceOutput | string; transfer: ArrayBuffer[] }> {
+async function run(job: WorkerRequest): Promise<{ result: TraceOutput | OptimizedSvg; transfer: ArrayBuffer[] }> {
   if (job.kind === 'optimize') return { result: optimizeSvg(job.svg, job.settings), transfer: [] };
   const traced = vectorize({ width: job.width, height: job.height, data: job.data }, job.options);
   const { width, height, engineUsed } = traced;
-  const svg = job.optimize ? optimizeSvg(traced.svg, job.optimize) : traced.svg;
+  const svg = job.optimize ? optimizeSvg(traced.svg, job.optimize).svg : traced.svg;
   const result: TraceOutput = { svg, width, height, engineUsed, pathCount: traced.paths.length };
   const transfer: ArrayBuffer[] = [];
   if (job.includePaths) {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ResolvedEngine, RgbaImage, VectorizeOptions } from '@trove/vectorize';
 import { abortError, isTimeoutReason, TracerBusyError, TracerTimeoutError, workerError } from '../errors.ts';
-import type { OptimizeSettings } from '../output/optimize-svg.ts';
+import type { OptimizedSvg, OptimizeSettings } from '../output/optimize-svg.ts';
 import type { JobOptions, TraceJob, TraceOutput, Tracer, TracerStatus } from '../tracer.ts';
 import type { WorkerRequest, WorkerResponse, WorkerTask } from './messages.ts';
 
@@ -35,7 +35,7 @@ interface Job {
   transfer: boolean;
   signal: AbortSignal | undefined;
   timer?: NodeJS.Timeout;
-  resolve(result: TraceOutput | string): void;
+  resolve(result: TraceOutput | OptimizedSvg): void;
   reject(error: Error): void;
   onAbort?: () => void;
 }
@@ -123,11 +123,11 @@ export class WorkerPool implements Tracer {
     return this.run(task, job, job.transferPixels === true) as Promise<TraceOutput>;
   }
 
-  optimize(svg: string, settings: OptimizeSettings, job: JobOptions = {}): Promise<string> {
-    return this.run({ kind: 'optimize', svg, settings }, job, false) as Promise<string>;
+  optimize(svg: string, settings: OptimizeSettings, job: JobOptions = {}): Promise<OptimizedSvg> {
+    return this.run({ kind: 'optimize', svg, settings }, job, false) as Promise<OptimizedSvg>;
   }
 
-  private run(task: WorkerTask, options: JobOptions, transfer: boolean): Promise<TraceOutput | string> {
+  private run(task: WorkerTask, options: JobOptions, transfer: boolean): Promise<TraceOutput | OptimizedSvg> {
     const { signal, deadline } = options;
     if (this.closed) return Promise.reject(new Error('the tracing pool is closing'));
     if (signal?.aborted)
@@ -139,7 +139,7 @@ export class WorkerPool implements Tracer {
       this.options.observer?.refused();
       return Promise.reject(new TracerBusyError(this.retryAfterSeconds()));
     }
-    return new Promise<TraceOutput | string>((resolve, reject) => {
+    return new Promise<TraceOutput | OptimizedSvg>((resolve, reject) => {
       const job: Job = { id: this.nextId++, task, transfer, signal, resolve, reject };
       if (signal) {
         job.onAbort = () => this.drop(job, isTimeoutReason(signal.reason) ? 'deadline' : 'cancelled');
@@ -267,10 +267,10 @@ export class WorkerPool implements Tracer {
     if (next) this.start(slot, next);
   }
 
-  private settle(job: Job, error: Error | null, result?: TraceOutput | string): void {
+  private settle(job: Job, error: Error | null, result?: TraceOutput | OptimizedSvg): void {
     clearTimeout(job.timer);
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     if (error) job.reject(error);
-    else job.resolve(result as TraceOutput | string);
+    else job.resolve(result as TraceOutput | OptimizedSvg);
   }
 }

@@ -8,9 +8,9 @@ import {
   TracerTimeoutError,
   TracerUnavailableError,
 } from '../errors.ts';
-import type { OptimizeSettings } from '../output/optimize-svg.ts';
+import type { OptimizedSvg, OptimizeSettings } from '../output/optimize-svg.ts';
 import type { JobOptions, TraceJob, TraceOutput, Tracer, TracerStatus } from '../tracer.ts';
-import { documentToWire, optionsToWire, outputFromWire, settingsToWire } from './wire.ts';
+import { documentToWire, optimizedFromWire, optionsToWire, outputFromWire, settingsToWire } from './wire.ts';
 import { type Endpoint, WorkerSet } from './worker-set.ts';
 
 /** Why a call went to a second server. */
@@ -132,10 +132,10 @@ export class RemoteTracer implements Tracer {
     return outputFromWire(reply);
   }
 
-  async optimize(svg: string, settings: OptimizeSettings, job: JobOptions = {}): Promise<string> {
+  async optimize(svg: string, settings: OptimizeSettings, job: JobOptions = {}): Promise<OptimizedSvg> {
     const request = { svg, ...settingsToWire(settings) };
     const reply = await this.call((endpoint, call) => endpoint.client.optimize(request, call), job);
-    return reply.svg;
+    return optimizedFromWire(reply);
   }
 
   async close(): Promise<void> {

@@ -11,7 +11,12 @@ import {
   DocumentFormat as WireDocument,
 } from '@trove/proto/vectorize/v1';
 import type { ResolvedEngine, VectorizeOptions } from '@trove/vectorize';
-import { MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS, type OptimizeSettings } from '../output/optimize-svg.ts';
+import {
+  MAX_MULTIPASS_ITERATIONS,
+  OPTIMIZE_PRESETS,
+  type OptimizedSvg,
+  type OptimizeSettings,
+} from '../output/optimize-svg.ts';
 import type { PackedPaths } from '../packed-paths.ts';
 import type { DocumentFormat, TraceOutput } from '../tracer.ts';
 
@@ -115,4 +120,22 @@ export function outputFromWire(wire: TraceResponse): TraceOutput {
     output.paths = paths;
   }
   return output;
+}
+
+/**
+ * OptimizeResponse carries only the SVG, and the proto belongs to the contract shared with other
+ * teams; until it gains a field, the worker puts the count of removed unsafe pieces in a comment
+ * that always leads its answer, and the client takes it off. Always present, so an upload that
+ * itself begins with such a comment cannot pass for the count.
+ */
+const REMOVED_MARK = /^<!--trove-removed:(\d+)-->/;
+
+export function optimizedToWire(output: OptimizedSvg): { svg: string } {
+  return { svg: `<!--trove-removed:${output.removed}-->${output.svg}` };
+}
+
+export function optimizedFromWire(wire: { svg: string }): OptimizedSvg {
+  const mark = REMOVED_MARK.exec(wire.svg);
+  if (!mark) throw new Error('the worker answered an optimised SVG without its count of removed pieces');
+  return { svg: wire.svg.slice(mark[0].length), removed: Number(mark[1]) };
 }

@@ -33,10 +33,11 @@ export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (a
     const text = svgText(form.file);
     checkSvgText(text);
     // svgo is CPU-bound on large documents, so it runs on the worker pool like tracing.
-    const svg = await runForReply(request, reply, options.timeoutMs, (job) =>
+    const result = await runForReply(request, reply, options.timeoutMs, (job) =>
       options.tracer.optimize(text, { preset, multipass, iterations }, job),
     );
-    if (svg === null) return reply;
+    if (result === null) return reply;
+    const { svg } = result;
     const originalSize = form.file.length;
     const optimizedSize = Buffer.byteLength(svg);
     return {
@@ -44,6 +45,7 @@ export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (a
       original_size: originalSize,
       optimized_size: optimizedSize,
       reduction_pct: Math.round(((originalSize - optimizedSize) / originalSize) * 10000) / 100,
+      unsafe_removed: result.removed,
     };
   });
 };

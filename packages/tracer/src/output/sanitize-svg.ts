@@ -1,0 +1,196 @@
+/**
+ * Removes every way an SVG can load something from elsewhere or run script, as an svgo plugin, so
+ * it works on the parsed tree (entities already decoded, namespace prefixes visible) rather than
+ * on text a crafted document could hide things in. What stays may reference only the document
+ * itself (`#id`) or carry an embedded raster (`data:image/png;base64,...`). Each removal (an
+ * element with its content, an attribute, a CSS rule or declaration, a processing instruction)
+ * counts once.
+ */
+import type { CustomPlugin, XastElement, XastParent } from 'svgo';
+
+/** Elements removed with everything inside them (matched on the local name, any prefix or case). */
+const UNSAFE_ELEMENTS = new Set([
+  'script',
+  'foreignobject',
+  'iframe',
+  'frame',
+  'frameset',
+  'embed',
+  'object',
+  'applet',
+  'link',
+  'meta',
+  'base',
+  'handler',
+  'listener',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'img',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'html',
+  'body',
+]);
+
+/** Animation elements: removed when they would animate a link or an event handler. */
+const ANIMATIONS = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
+
+/** Embedded rasters are allowed in href; any other data: type (SVG, HTML) could carry script. */
+const RASTER_DATA = /^data:image\/(?:png|jpe?g|gif|webp|bmp|avif|x-icon|vnd\.microsoft\.icon)[;,]/i;
+
+/** CSS functions that fetch (besides url()) or run code. */
+const CSS_FETCHING =
+  /(?:^|[^\w-])(?:-webkit-|-moz-)?(?:image-set|image|src|cross-fade|element|expression)\s*\(|-moz-binding|behavior\s*:|(?:java|vb)script:/i;
+const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)/gi;
+const CSS_IMPORT = /@import[^;{}]*(?:;|$)/gi;
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
+
+/** CSS escapes (`\75 rl(` is `url(`) decoded, so they cannot hide a function name. */
+function cssUnescape(text: string): string {
+  return text.replace(/\\([0-9a-f]{1,6})\s?|\\([\s\S])/gi, (_, hex: string | undefined, char: string | undefined) =>
+    hex ? String.fromCodePoint(Math.min(Number.parseInt(hex, 16), 0x10ffff) || 0xfffd) : (char ?? ''),
+  );
+}
+
+const withoutComments = (css: string) => css.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '');
+
+/** URL schemes survive whitespace and control characters inside them in browsers' parsers. */
+const compact = (value: string) =>
+  Array.from(value)
+    .filter((char) => char.trim() !== '' && (char.codePointAt(0) ?? 0) >= 0x20)
+    .join('')
+    .toLowerCase();
+
+function isFragment(target: string): boolean {
+  return target.trim().startsWith('#');
+}
+
+/** Whether a CSS text (declaration, presentation attribute, animation value) can fetch or run anything. */
+function cssIsUnsafe(raw: string): boolean {
+  const css = cssUnescape(withoutComments(raw));
+  if (CSS_FETCHING.test(css) || /@import/i.test(css) || compact(css).includes('javascript:')) return true;
+  for (const match of css.matchAll(CSS_URL)) {
+    if (!isFragment(match[1] ?? match[2] ?? match[3] ?? '')) return true;
+  }
+  return false;
+}
+
+function linkIsSafe(value: string): boolean {
+  const target = value.trim();
+  return isFragment(target) || RASTER_DATA.test(compact(target));
+}
+
+/** A style attribute without its unsafe declarations; counts them. */
+function cleanDeclarations(style: string, count: () => void): string {
+  const kept: string[] = [];
+  for (const declaration of style.split(';')) {
+    if (cssIsUnsafe(declaration)) count();
+    else if (declaration.trim()) kept.push(declaration.trim());
+  }
+  return kept.join(';');
+}
+
+/** A `<style>` sheet without imports and outside url()s; null when it cannot be cleaned in place. */
+function cleanSheet(sheet: string, count: () => void): string | null {
+  const css = withoutComments(sheet);
+  // Escapes could spell an import or url() the patterns below do not see: the whole sheet goes.
+  if (css.includes('\\')) return null;
+  let cleaned = css.replace(CSS_IMPORT, () => {
+    count();
+    return '';
+  });
+  cleaned = cleaned.replace(CSS_URL, (whole, double?: string, single?: string, bare?: string) => {
+    if (isFragment(double ?? single ?? bare ?? '')) return whole;
+    count();
+    return 'none';
+  });
+  return cssIsUnsafe(cleaned) ? null : cleaned;
+}
+
+function cleanAttributes(node: XastElement, count: () => void): void {
+  for (const [name, value] of Object.entries(node.attributes)) {
+    const local = localName(name);
+    if (name.startsWith('xmlns')) continue;
+    let unsafe: boolean;
+    if (local.startsWith('on') || name === 'xml:base') unsafe = true;
+    else if (local === 'href' || local === 'src') unsafe = !linkIsSafe(value);
+    else if (local === 'style') {
+      const cleaned = cleanDeclarations(value, count);
+      if (cleaned !== value.trim()) {
+        if (cleaned) node.attributes[name] = cleaned;
+        else delete node.attributes[name];
+      }
+      continue;
+    } else unsafe = cssIsUnsafe(value);
+    if (unsafe) {
+      delete node.attributes[name];
+      count();
+    }
+  }
+}
+
+function isUnsafeElement(node: XastElement): boolean {
+  const local = localName(node.name);
+  if (UNSAFE_ELEMENTS.has(local)) return true;
+  if (!ANIMATIONS.has(local)) return false;
+  const target = localName(node.attributes.attributeName ?? '');
+  return target === 'href' || target === 'src' || target === 'style' || target.startsWith('on');
+}
+
+function detach(node: { type: string }, parent: XastParent): void {
+  parent.children = parent.children.filter((child) => child !== node);
+}
+
+/** The plugin, and the number of removals it made once svgo has run it. */
+export function sanitizer(): { plugin: CustomPlugin; removed: () => number } {
+  let removed = 0;
+  const count = () => {
+    removed++;
+  };
+  const plugin: CustomPlugin = {
+    name: 'troveRemoveExternalAndScript',
+    fn: () => ({
+      doctype: {
+        enter(node, parent) {
+          detach(node, parent);
+          count();
+        },
+      },
+      instruction: {
+        enter(node, parent) {
+          // The XML declaration is harmless; any other (xml-stylesheet) loads or transforms.
+          if (node.name.toLowerCase() === 'xml') return;
+          detach(node, parent);
+          count();
+        },
+      },
+      element: {
+        enter(node, parent) {
+          if (isUnsafeElement(node)) {
+            detach(node, parent);
+            count();
+            return;
+          }
+          cleanAttributes(node, count);
+          if (localName(node.name) !== 'style') return;
+          for (const child of node.children) {
+            if (child.type !== 'text' && child.type !== 'cdata') continue;
+            const cleaned = cleanSheet(child.value, count);
+            if (cleaned === null) {
+              detach(node, parent);
+              count();
+              return;
+            }
+            child.value = cleaned;
+          }
+        },
+      },
+    }),
+  };
+  return { plugin, removed: () => removed };
+}
