@@ -24,6 +24,13 @@ export const configSchema = {
     min: 1,
     max: 8760,
   }),
+  LIVE_SESSION_CHECK_SECONDS: env.int({
+    description:
+      'How often each open WebSocket checks that its session still exists; one that ended (logout, password change, expiry) is closed with 1008',
+    default: 30,
+    min: 1,
+    max: 3600,
+  }),
   LOGIN_ATTEMPTS_PER_MINUTE: env.int({
     description: 'Sign-in attempts allowed per minute, counted per client address and per e-mail',
     default: 10,

@@ -94,6 +94,33 @@ describe('live updates over the WebSocket', () => {
   });
 });
 
+const closed = (socket: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+
+describe('WebSocket close codes', () => {
+  it('closes with 1008 once the session has ended, and with 1001 when the server shuts down', async () => {
+    const server = await startErrorsApi({ LIVE_SESSION_CHECK_SECONDS: '1' });
+    try {
+      const { api } = await setUp(server.url);
+      const other = client(server.url);
+      await other.call('POST', '/api/0/auth/login', { email: ADMIN.email, password: ADMIN.password });
+      const ending = await connect(server.url, other.cookie);
+      const staying = await connect(server.url, api.cookie);
+      const endedClose = closed(ending.socket);
+      await other.call('POST', '/api/0/auth/logout');
+      expect(await endedClose).toEqual({ code: 1008, reason: 'session ended: sign in again' });
+      expect(staying.socket.readyState).toBe(WebSocket.OPEN);
+      const shutdownClose = closed(staying.socket);
+      await server.close();
+      expect(await shutdownClose).toEqual({ code: 1001, reason: 'server shutting down' });
+    } finally {
+      await server.close().catch(() => {});
+    }
+  });
+});
+
 // Replicas share Postgres and Redis: an event ingested on one reaches sockets on the other.
 describe.skipIf(missing('postgres', 'redis'))('live updates across two replicas sharing Redis', () => {
   it('fans IssueCreated out to a socket on the other replica', async () => {

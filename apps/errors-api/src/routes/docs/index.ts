@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { VERSION } from '../../meta.ts';
+import { WS_DESCRIPTION } from '../ws/index.ts';
 
 const plain = (summary: string, description: string, type = 'text/plain') => ({
   get: {
@@ -20,8 +21,7 @@ const UNCOLLECTED_PATHS = {
     get: {
       tags: ['realtime'],
       summary: 'Live issue updates over a WebSocket (cookie authentication)',
-      description:
-        'Upgrade with the trove_session cookie. The server sends `{"type":"Ready"}`, then `{"type":"IssueCreated"|"IssueUpdated","issue":{...}}` for every change; client messages are ignored.',
+      description: WS_DESCRIPTION,
       security: [{ session: [] }],
       responses: {
         101: { description: 'Switching protocols: the WebSocket is open' },
