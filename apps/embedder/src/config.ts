@@ -1,3 +1,4 @@
+import { onnxEnv } from '@trove/embeddings';
 import { grpcServerEnv } from '@trove/grpc-kit';
 import { type ConfigOf, env, loadConfig } from '@trove/service-kit';
 import { EMBEDDER_BACKENDS } from './backends.ts';
@@ -8,9 +9,10 @@ export const configSchema = {
   ...grpcServerEnv({ grpcPort: 50051, port: 8770, serviceName: 'embedder' }),
   EMBEDDER_BACKEND: env.oneOf(EMBEDDER_BACKENDS, {
     description:
-      '`glove`: the GloVe sentence embedder memory-api runs in process (100 dimensions, CPU); `tfjs`: a TensorFlow.js model from `TFJS_MODEL_DIR` on `TFJS_DEVICE`; `hash`: deterministic hashing, for tests only',
+      '`glove`: the GloVe sentence embedder memory-api runs in process (100 dimensions, CPU); `onnx`: a transformer sentence-embedding model from `ONNX_MODEL_DIR` on `ONNX_DEVICE`; `tfjs`: a TensorFlow.js model from `TFJS_MODEL_DIR` on `TFJS_DEVICE`; `hash`: deterministic hashing, for tests only',
     default: 'glove',
   }),
+  ...onnxEnv(),
   TFJS_MODEL_DIR: env.optionalString({
     description:
       'Directory of the TF.js model the `tfjs` backend serves (model.json, its weight files, vocab.txt, trove-model.json); unset: the one shipped in apps/embedder/models/glove-sg-100d-top10k (GloVe over its 10,000 most frequent words)',

@@ -47,7 +47,10 @@ export function checkTexts(texts: readonly string[], config: EmbedderConfig): vo
 }
 
 /** Batch size, queue wait, texts and model load time on /metrics, beside the kit's per-method counts. */
-export function embedderMetrics(registry: Registry): BatchObserver & { texts: Counter; loadSeconds: Gauge } {
+export function embedderMetrics(
+  registry: Registry,
+  truncated: () => number = () => 0,
+): BatchObserver & { texts: Counter; loadSeconds: Gauge } {
   const batchSize = new Histogram({
     name: 'embedder_batch_texts',
     help: 'Texts per model run (dynamic batching joins calls)',
@@ -74,6 +77,14 @@ export function embedderMetrics(registry: Registry): BatchObserver & { texts: Co
     name: 'embedder_model_load_seconds',
     help: 'Time the model took to load and warm up',
     registers: [registry],
+  });
+  new Gauge({
+    name: 'embedder_truncated_texts',
+    help: "Texts cut at the model's token limit since start (onnx); their ends were not embedded",
+    registers: [registry],
+    collect() {
+      this.set(truncated());
+    },
   });
   return {
     texts,

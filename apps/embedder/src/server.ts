@@ -30,8 +30,8 @@ const running = await runGrpcService({
   maxRequestBytes: (config) => config.MAX_MESSAGE_BYTES,
   protoFiles: { root: PROTO_ROOT, files: [EMBEDDER_PROTO] },
   build: async (config, logger, { grpc, readiness, http }) => {
-    const metrics = embedderMetrics(http.metricsRegistry);
     let loaded: LoadedModel | undefined;
+    const metrics = embedderMetrics(http.metricsRegistry, () => loaded?.backend.truncated ?? 0);
     // The hand-written codecs of @trove/embeddings: protobuf-es is slow on packed floats.
     grpc.addService(
       EmbedderService,

@@ -1,4 +1,5 @@
 import { databaseEnv } from '@trove/data';
+import { onnxEnv } from '@trove/embeddings';
 import { type ConfigOf, type EnvVar, env, loadConfig, serverEnv } from '@trove/service-kit';
 
 export const RECALL_STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
@@ -42,11 +43,12 @@ export const configSchema = {
     itemPattern: TOKEN_ITEM,
     hint: 'a comma-separated list of tokens of 16 or more printable characters',
   }),
-  EMBEDDER: env.oneOf(['glove', 'hash'] as const, {
+  EMBEDDER: env.oneOf(['glove', 'onnx', 'hash'] as const, {
     description:
-      '`glove`: real semantic embeddings from the GloVe vectors shipped on npm (offline); `hash`: deterministic hashing, for tests only',
+      '`glove`: real semantic embeddings from the GloVe vectors shipped on npm (offline); `onnx`: a transformer sentence-embedding model from `ONNX_MODEL_DIR` (the `ONNX_` variables below, as in the embedder service); `hash`: deterministic hashing, for tests only',
     default: 'glove',
   }),
+  ...onnxEnv(),
   EMBEDDER_URL: env.optionalString({
     description:
       'gRPC target of the embedder service (apps/embedder), e.g. `dns:///embedder:50051` (round robin over every address); unset embeds in process with EMBEDDER',
