@@ -5,6 +5,8 @@ import type { FastifyRequest } from 'fastify';
 export interface UploadForm {
   /** The `file` part's bytes; null when the form had no file. */
   file: Buffer | null;
+  /** The name the client gave the file part, if any (used only to name a downloaded result). */
+  fileName?: string;
   fields: Record<string, string>;
 }
 
@@ -25,6 +27,7 @@ export async function readUploadForm(request: FastifyRequest, limits: FormLimits
     throw new HttpError(415, 'send the request as multipart/form-data with the file in the field "file"');
   }
   let file: Buffer | null = null;
+  let fileName: string | undefined;
   const fields: Record<string, string> = {};
   const parts: AsyncIterableIterator<Multipart> = request.parts({
     limits: {
@@ -43,6 +46,7 @@ export async function readUploadForm(request: FastifyRequest, limits: FormLimits
           throw badRequest(`the file must be sent in the form field "file" (got "${part.fieldname}")`);
         }
         file = await part.toBuffer();
+        fileName = part.filename || undefined;
         continue;
       }
       const name = part.fieldname;
@@ -56,7 +60,7 @@ export async function readUploadForm(request: FastifyRequest, limits: FormLimits
   } catch (error) {
     throw asClientError(error, limits.maxFileBytes);
   }
-  return { file, fields };
+  return { file, fileName, fields };
 }
 
 function asClientError(error: unknown, maxFileBytes: number): unknown {

@@ -30,7 +30,18 @@ export const vectorizeFormSchema = {
   properties: {
     file: { type: 'string', format: 'binary', description: 'PNG, JPEG, WebP, BMP, GIF or TIFF image' },
     engine: { type: 'string', enum: [...ENGINES], default: 'auto' },
-    format: { type: 'string', enum: [...OUTPUT_FORMATS], default: 'svg' },
+    format: {
+      type: 'string',
+      enum: [...OUTPUT_FORMATS],
+      default: 'svg',
+      description:
+        'svg answers JSON unless the Accept header asks for image/svg+xml or download is on; pdf and eps answer the file. Without this field, the query parameter format, then the Accept header, decide',
+    },
+    download: {
+      type: 'boolean',
+      default: false,
+      description: 'answer the SVG file itself (image/svg+xml, Content-Disposition: attachment) instead of JSON',
+    },
     preset: { type: 'string', enum: [...PRESETS], description: 'tracing preset' },
     profile: { type: 'string', enum: [...PROFILES], description: 'tracing profile (applied after the preset)' },
     optimize: { type: 'boolean', default: true, description: 'optimise the SVG with svgo (format svg only)' },
@@ -80,18 +91,54 @@ export const vectorizeSvgResponseSchema = {
   },
 } as const;
 
+const fileBody = { schema: { type: 'string', format: 'binary' } } as const;
+
 export const vectorizeRouteSchema = {
-  summary: 'Trace a raster image into SVG (JSON), PDF or EPS',
+  summary: 'Trace a raster image into SVG (JSON or the file), PDF or EPS',
+  description:
+    'JSON is the default answer for SVG. The file itself comes back, with `Content-Disposition: attachment; filename="<upload name>.<svg|pdf|eps>"`, for `format=pdf` or `eps`, for `Accept: image/svg+xml`, `application/pdf` or `application/postscript` (when no format is sent, the Accept header picks it; `*/*` keeps JSON), or with `download=1` (query or form). File answers carry `X-Engine-Used` and `X-Path-Count`.',
   tags: ['vectorize'],
   consumes: ['multipart/form-data'],
-  produces: ['application/json', 'application/pdf', 'application/postscript'],
+  produces: ['application/json', 'image/svg+xml', 'application/pdf', 'application/postscript'],
+  querystring: {
+    type: 'object',
+    properties: {
+      format: {
+        type: 'string',
+        enum: [...OUTPUT_FORMATS],
+        description: 'as the form field format (which wins when both are sent and agree; a conflict is a 400)',
+      },
+      download: {
+        type: 'string',
+        description: 'true/1/yes/on: answer the file itself, with Content-Disposition: attachment',
+      },
+    },
+  },
+  headers: {
+    type: 'object',
+    properties: {
+      accept: {
+        type: 'string',
+        description:
+          'image/svg+xml, application/pdf or application/postscript (named explicitly, above application/json) answer that file; anything else keeps the JSON default',
+      },
+    },
+  },
   response: {
     200: {
-      description: 'format svg: JSON; format pdf: application/pdf; format eps: application/postscript',
+      description:
+        'format svg: JSON, or the SVG file (Accept: image/svg+xml or download); pdf: application/pdf; eps: application/postscript. Files come with Content-Disposition: attachment',
+      headers: {
+        'content-disposition': {
+          type: 'string',
+          description: 'file answers only: attachment; filename="<upload name without extension>.<format>"',
+        },
+      },
       content: {
         'application/json': { schema: vectorizeSvgResponseSchema },
-        'application/pdf': { schema: { type: 'string', format: 'binary' } },
-        'application/postscript': { schema: { type: 'string', format: 'binary' } },
+        'image/svg+xml': fileBody,
+        'application/pdf': fileBody,
+        'application/postscript': fileBody,
       },
     },
     ...uploadErrorResponses,

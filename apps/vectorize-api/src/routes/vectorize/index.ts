@@ -4,7 +4,8 @@ import { VectorizeOptionError, type VectorizeOptions, validateOptions } from '@t
 import type { FastifyPluginAsync } from 'fastify';
 import { decodeImage } from '../../input/decode-image.ts';
 import { booleanField, enumField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
-import { OUTPUT_FORMATS, vectorizeFormSchema, vectorizeRouteSchema } from '../../schemas/vectorize.ts';
+import { chooseAnswer, contentDisposition, FILE_TYPES } from '../../output/file-answer.ts';
+import { vectorizeFormSchema, vectorizeRouteSchema } from '../../schemas/vectorize.ts';
 import { runForReply } from '../../tracing/run-for-reply.ts';
 
 export interface VectorizeRouteOptions {
@@ -32,7 +33,8 @@ export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async 
     const form = await readUploadForm(request, { maxFileBytes: options.maxUploadBytes, allowedFields: FORM_FIELDS });
     const { fields } = form;
     // Every field is checked before the file is looked at, so one answer names every kind of mistake early.
-    const format = enumField(fields, 'format', OUTPUT_FORMATS, 'svg');
+    const answer = chooseAnswer(fields, request.query as Record<string, string>, request.headers.accept);
+    const { format } = answer;
     const optimize = booleanField(fields, 'optimize', true);
     const optimizePreset = enumField(fields, 'optimize_preset', OPTIMIZE_PRESETS, 'default');
     const multipass = booleanField(fields, 'multipass', false);
@@ -53,13 +55,17 @@ export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async 
       options.tracer.trace(image, traceOptions, { ...job, document, optimize: optimizeSettings, transferPixels: true }),
     );
     if (!result) return reply;
-    if (document) {
-      if (!result.document) throw new Error(`the tracer returned no ${document} document`);
-      const type = document === 'pdf' ? 'application/pdf' : 'application/postscript';
-      const bytes = result.document;
-      return reply.type(type).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    }
     const { svg } = result;
+    if (answer.file) {
+      const bytes = document ? result.document : Buffer.from(svg);
+      if (!bytes) throw new Error(`the tracer returned no ${document} document`);
+      return reply
+        .type(FILE_TYPES[format])
+        .header('content-disposition', contentDisposition(form.fileName, format))
+        .header('x-engine-used', result.engineUsed)
+        .header('x-path-count', String(result.pathCount))
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    }
     return {
       svg,
       engine_used: result.engineUsed,
