@@ -55,8 +55,13 @@ describe('files as files', () => {
     ['application/pdf', 'pdf', '%PDF-'],
     ['application/postscript', 'eps', '%!PS-Adobe-3.0 EPSF-3.0'],
   ])('Accept: %s answers the %s file with Content-Disposition', async (accept, format, magic) => {
-    for (const request of [{ accept }, { query: `?format=${format}` }, { fields: { format } }]) {
-      const response = await post('fields' in request ? request.fields : {}, request);
+    const requests: { accept?: string; query?: string; fields?: Record<string, string> }[] = [
+      { accept },
+      { query: `?format=${format}` },
+      { fields: { format } },
+    ];
+    for (const request of requests) {
+      const response = await post(request.fields ?? {}, request);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe(accept);
       expect(response.headers['content-disposition']).toBe(`attachment; filename="My Logo.${format}"`);
