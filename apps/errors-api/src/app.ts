@@ -18,6 +18,7 @@ import { docsRoutes, registerOpenApi } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { ingestRoutes } from './routes/ingest/index.ts';
 import { issueRoutes } from './routes/issues/index.ts';
+import { releaseRoutes } from './routes/issues/releases.ts';
 import { projectRoutes } from './routes/projects/index.ts';
 import { ruleRoutes } from './routes/rules/index.ts';
 import { ruleEditRoutes } from './routes/rules/rule-edits.ts';
@@ -80,6 +81,7 @@ export const errorsApp = fp<ErrorsAppOptions>(
     await app.register(authRoutes, ctx);
     await app.register(projectRoutes, ctx);
     await app.register(issueRoutes, ctx);
+    await app.register(releaseRoutes, ctx);
     await app.register(ruleRoutes, ctx);
     await app.register(ruleEditRoutes, ctx);
     await app.register(wsRoutes, ctx);

@@ -37,6 +37,8 @@ const ROUTES = [
   '/api/0/issues/{id}',
   '/api/0/issues/{id}/status',
   '/api/0/issues/{id}/events',
+  '/api/0/issues/{id}/tags',
+  '/api/0/projects/{slug}/releases',
   '/api/0/projects/{slug}/rules',
   '/api/0/rules/{id}',
   '/api/0/rules/{id}/toggle',

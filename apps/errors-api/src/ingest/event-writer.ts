@@ -16,6 +16,10 @@ export interface PreparedEvent {
   payload: string;
   /** Who hit the error (user id, e-mail, username or IP address), counted once per issue; null when unknown. */
   userKey: string | null;
+  release: string | null;
+  environment: string | null;
+  /** JSON of the event's tags as `[key, value]` pairs, counted per issue. */
+  tags: string;
 }
 
 /** What one committed write did to an issue; listeners turn these into live updates and alerts. */
@@ -126,7 +130,7 @@ export class EventWriter {
     const input = `[${events
       .map(
         (e, ord) =>
-          `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}","user_key":${JSON.stringify(e.userKey)}}`,
+          `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}","user_key":${JSON.stringify(e.userKey)},"release":${JSON.stringify(e.release)},"environment":${JSON.stringify(e.environment)},"tags":${e.tags}}`,
       )
       .join(',')}]`;
     const rows = await this.db.sql.query<{ row: BatchRow | string }>(WRITE_BATCH_SQL, [input]);
@@ -135,7 +139,8 @@ export class EventWriter {
       .map(({ previous_status, created, ...issue }) => ({
         issue: { ...(issue as IssueRow), project_slug: slugs.get(issue.project_id) ?? '' },
         created: created === true,
-        reopened: previous_status === 'resolved',
+        // Resolved "in the next release", an issue stays resolved for events of the current release.
+        reopened: previous_status === 'resolved' && issue.status === 'unresolved',
       }));
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { badRequest } from '@trove/service-kit';
 import { asObject, eventLevel, type Json } from './event-shape.ts';
+import { environmentOf, eventTags, releaseOf } from './event-tags.ts';
 import type { PreparedEvent } from './event-writer.ts';
 import { eventCulprit, eventTitle, groupEvent } from './grouping.ts';
 
@@ -67,6 +68,7 @@ export function prepareEvent(
 ): PreparedEvent {
   const eventId = normaliseEventId(event.event_id) ?? fallbackEventId ?? randomUUID().replace(/-/g, '');
   const grouping = groupEvent(event);
+  const level = eventLevel(event);
   return {
     projectId: project.id,
     projectSlug: project.slug,
@@ -75,9 +77,12 @@ export function prepareEvent(
     grouping: JSON.stringify({ method: grouping.method, components: grouping.components }).replace(NUL_ESCAPE, '$1'),
     title: eventTitle(event).replace(/\0/g, ''),
     culprit: eventCulprit(event)?.replace(/\0/g, '') ?? null,
-    level: eventLevel(event),
+    level,
     receivedAt: new Date().toISOString(),
     payload,
     userKey: eventUserKey(event),
+    release: releaseOf(event),
+    environment: environmentOf(event),
+    tags: JSON.stringify(eventTags(event, level)),
   };
 }

@@ -11,6 +11,9 @@ export interface IssueRow {
   count: number | string;
   first_seen: Date | string;
   last_seen: Date | string;
+  first_release?: string | null;
+  last_release?: string | null;
+  resolved_after_release?: string | null;
 }
 
 const iso = (v: Date | string) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
@@ -27,6 +30,12 @@ export function issueJson(row: IssueRow, projectSlug: string) {
     count: Number(row.count),
     first_seen: iso(row.first_seen),
     last_seen: iso(row.last_seen),
+    first_release: row.first_release ?? null,
+    last_release: row.last_release ?? null,
+    // Sentry's statusDetails: resolved "in the next release" names the release it was resolved in.
+    status_details: row.resolved_after_release
+      ? { in_next_release: true, after_release: row.resolved_after_release }
+      : {},
   };
 }
 

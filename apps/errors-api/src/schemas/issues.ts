@@ -23,6 +23,14 @@ export const issueSchema = {
     count: { type: 'integer' },
     first_seen: { type: 'string', format: 'date-time' },
     last_seen: { type: 'string', format: 'date-time' },
+    first_release: { type: ['string', 'null'], description: 'Release of its first event' },
+    last_release: { type: ['string', 'null'], description: 'Release of its latest event that named one' },
+    status_details: {
+      type: 'object',
+      description:
+        'For an issue resolved in the next release: `{in_next_release: true, after_release}`; events of `after_release` keep it resolved, any other release reopens it. Else `{}`',
+      properties: { in_next_release: { type: 'boolean' }, after_release: { type: 'string' } },
+    },
   },
   required: ['id', 'project', 'title', 'level', 'status', 'count', 'first_seen', 'last_seen'],
 } as const;
@@ -52,6 +60,8 @@ export const eventSchema = {
     event_id: { type: 'string' },
     level: { type: 'string' },
     title: { type: 'string' },
+    release: { type: ['string', 'null'] },
+    environment: { type: ['string', 'null'] },
     received_at: { type: 'string', format: 'date-time' },
     payload: anyObject,
   },
@@ -102,7 +112,14 @@ export const setStatusSchema = {
   params: idParams,
   body: {
     type: 'object',
-    properties: { status: { type: 'string', enum: STATUSES } },
+    properties: {
+      status: { type: 'string', enum: STATUSES },
+      in_next_release: {
+        type: 'boolean',
+        description:
+          'With `resolved`: resolved in the next release. Events of the current release (its `last_release`) keep it resolved; an event of another release reopens it (a regression)',
+      },
+    },
     required: ['status'],
     additionalProperties: false,
   },
@@ -113,6 +130,14 @@ export const issueEventsSchema = {
   ...base,
   summary: 'Events of an issue, newest first',
   params: idParams,
-  querystring: { type: 'object', properties: pageQueryProperties, additionalProperties: false },
+  querystring: {
+    type: 'object',
+    properties: {
+      ...pageQueryProperties,
+      environment: { type: 'string', maxLength: 200, description: 'Only events of this environment' },
+      release: { type: 'string', maxLength: 200, description: 'Only events of this release' },
+    },
+    additionalProperties: false,
+  },
   response: { 200: pageOf(eventSchema), ...commonErrors },
 } as const;

@@ -53,6 +53,16 @@ export type IssueDailyEvents = Prisma.IssueDailyEventsModel
  */
 export type IssueUser = Prisma.IssueUserModel
 /**
+ * Model IssueTag
+ * Each tag value seen in an issue's events (environment, release, level, user.*, the SDK's tags), with how often.
+ */
+export type IssueTag = Prisma.IssueTagModel
+/**
+ * Model Release
+ * A release made through the API (sentry-cli) before or besides events naming it; releases that events name are read from their tags.
+ */
+export type Release = Prisma.ReleaseModel
+/**
  * Model Event
  * One stored event, as the SDK sent it.
  */

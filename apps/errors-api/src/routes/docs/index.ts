@@ -60,6 +60,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'auth' },
         { name: 'projects' },
         { name: 'issues' },
+        { name: 'releases' },
         { name: 'alert rules' },
         { name: 'ingest' },
         { name: 'realtime' },

@@ -1,3 +1,4 @@
+import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
@@ -59,27 +60,39 @@ export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, liv
     };
   });
 
-  app.post<IdParams & { Body: { status: string } }>(
+  app.post<IdParams & { Body: { status: string; in_next_release?: boolean } }>(
     '/api/0/issues/:id/status',
     { schema: setStatusSchema },
     async (request) => {
+      const { status, in_next_release: inNextRelease = false } = request.body;
+      if (inNextRelease && status !== 'resolved')
+        throw badRequest('body.in_next_release goes only with status "resolved"');
       const issue = await findIssue(db, request.params.id);
-      const [updated] = await db.sql.query<IssueRow>('UPDATE issues SET status = $2 WHERE id = $1 RETURNING *', [
-        issue.id,
-        request.body.status,
-      ]);
-      const json = issueJson(updated ?? { ...issue, status: request.body.status }, issue.project_slug);
-      if (issue.status !== request.body.status) await live.publish('IssueUpdated', json);
+      if (inNextRelease && !issue.last_release) {
+        throw badRequest(
+          'body.in_next_release: no event of this issue names a release; resolve it without in_next_release',
+        );
+      }
+      const [updated] = await db.sql.query<IssueRow>(
+        `UPDATE issues SET status = $2, resolved_after_release = CASE WHEN $3 THEN last_release END
+         WHERE id = $1 RETURNING *`,
+        [issue.id, status, inNextRelease],
+      );
+      const json = issueJson(updated ?? { ...issue, status }, issue.project_slug);
+      if (issue.status !== status || inNextRelease) await live.publish('IssueUpdated', json);
       return json;
     },
   );
 
-  app.get<IdParams & { Querystring: Page }>(
+  app.get<IdParams & { Querystring: Page & { environment?: string; release?: string } }>(
     '/api/0/issues/:id/events',
     { schema: issueEventsSchema },
     async (request) => {
-      const { page, per_page } = request.query;
+      const { page, per_page, environment, release } = request.query;
       const issue = await findIssue(db, request.params.id);
+      // Unset filters are NULL and match every event.
+      const where = 'issue_id = $1 AND ($2::text IS NULL OR environment = $2) AND ($3::text IS NULL OR release = $3)';
+      const filters = [issue.id, environment ?? null, release ?? null];
       const rows = await db.sql.query<{
         id: string;
         event_id: string;
@@ -88,13 +101,13 @@ export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, liv
         received_at: Date | string;
         payload: Uint8Array;
       }>(
-        `SELECT id, event_id, level, title, received_at, payload FROM events WHERE issue_id = $1
-         ORDER BY received_at DESC, id LIMIT $2 OFFSET $3`,
-        [issue.id, per_page, (page - 1) * per_page],
+        `SELECT id, event_id, level, title, release, environment, received_at, payload FROM events WHERE ${where}
+         ORDER BY received_at DESC, id LIMIT $4 OFFSET $5`,
+        [...filters, per_page, (page - 1) * per_page],
       );
       const [counted] = await db.sql.query<{ total: string | number }>(
-        'SELECT count(*) AS total FROM events WHERE issue_id = $1',
-        [issue.id],
+        `SELECT count(*) AS total FROM events WHERE ${where}`,
+        filters,
       );
       return {
         data: rows.map((r) => ({ ...r, received_at: iso(r.received_at), payload: readPayload(r.payload, r.event_id) })),

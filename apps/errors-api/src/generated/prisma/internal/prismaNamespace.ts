@@ -404,6 +404,8 @@ export const ModelName = {
   Issue: 'Issue',
   IssueDailyEvents: 'IssueDailyEvents',
   IssueUser: 'IssueUser',
+  IssueTag: 'IssueTag',
+  Release: 'Release',
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
@@ -423,7 +425,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "user" | "session" | "project" | "issue" | "issueDailyEvents" | "issueUser" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery"
+    modelProps: "serviceMeta" | "user" | "session" | "project" | "issue" | "issueDailyEvents" | "issueUser" | "issueTag" | "release" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -945,6 +947,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    IssueTag: {
+      payload: Prisma.$IssueTagPayload<ExtArgs>
+      fields: Prisma.IssueTagFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IssueTagFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IssueTagFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        findFirst: {
+          args: Prisma.IssueTagFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IssueTagFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        findMany: {
+          args: Prisma.IssueTagFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>[]
+        }
+        create: {
+          args: Prisma.IssueTagCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        createMany: {
+          args: Prisma.IssueTagCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IssueTagCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>[]
+        }
+        delete: {
+          args: Prisma.IssueTagDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        update: {
+          args: Prisma.IssueTagUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        deleteMany: {
+          args: Prisma.IssueTagDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IssueTagUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IssueTagUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>[]
+        }
+        upsert: {
+          args: Prisma.IssueTagUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IssueTagPayload>
+        }
+        aggregate: {
+          args: Prisma.IssueTagAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIssueTag>
+        }
+        groupBy: {
+          args: Prisma.IssueTagGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueTagGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IssueTagCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IssueTagCountAggregateOutputType> | number
+        }
+      }
+    }
+    Release: {
+      payload: Prisma.$ReleasePayload<ExtArgs>
+      fields: Prisma.ReleaseFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReleaseFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReleaseFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        findFirst: {
+          args: Prisma.ReleaseFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReleaseFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        findMany: {
+          args: Prisma.ReleaseFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        create: {
+          args: Prisma.ReleaseCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        createMany: {
+          args: Prisma.ReleaseCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReleaseCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        delete: {
+          args: Prisma.ReleaseDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        update: {
+          args: Prisma.ReleaseUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        deleteMany: {
+          args: Prisma.ReleaseDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReleaseUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReleaseUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>[]
+        }
+        upsert: {
+          args: Prisma.ReleaseUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReleasePayload>
+        }
+        aggregate: {
+          args: Prisma.ReleaseAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRelease>
+        }
+        groupBy: {
+          args: Prisma.ReleaseGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReleaseCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReleaseCountAggregateOutputType> | number
+        }
+      }
+    }
     Event: {
       payload: Prisma.$EventPayload<ExtArgs>
       fields: Prisma.EventFieldRefs
@@ -1335,7 +1485,10 @@ export const IssueScalarFieldEnum = {
   count: 'count',
   userCount: 'userCount',
   firstSeen: 'firstSeen',
-  lastSeen: 'lastSeen'
+  lastSeen: 'lastSeen',
+  firstRelease: 'firstRelease',
+  lastRelease: 'lastRelease',
+  resolvedAfterRelease: 'resolvedAfterRelease'
 } as const
 
 export type IssueScalarFieldEnum = (typeof IssueScalarFieldEnum)[keyof typeof IssueScalarFieldEnum]
@@ -1358,6 +1511,28 @@ export const IssueUserScalarFieldEnum = {
 export type IssueUserScalarFieldEnum = (typeof IssueUserScalarFieldEnum)[keyof typeof IssueUserScalarFieldEnum]
 
 
+export const IssueTagScalarFieldEnum = {
+  issueId: 'issueId',
+  projectId: 'projectId',
+  key: 'key',
+  value: 'value',
+  timesSeen: 'timesSeen',
+  firstSeen: 'firstSeen',
+  lastSeen: 'lastSeen'
+} as const
+
+export type IssueTagScalarFieldEnum = (typeof IssueTagScalarFieldEnum)[keyof typeof IssueTagScalarFieldEnum]
+
+
+export const ReleaseScalarFieldEnum = {
+  projectId: 'projectId',
+  version: 'version',
+  dateCreated: 'dateCreated'
+} as const
+
+export type ReleaseScalarFieldEnum = (typeof ReleaseScalarFieldEnum)[keyof typeof ReleaseScalarFieldEnum]
+
+
 export const EventScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -1365,6 +1540,8 @@ export const EventScalarFieldEnum = {
   eventId: 'eventId',
   level: 'level',
   title: 'title',
+  release: 'release',
+  environment: 'environment',
   receivedAt: 'receivedAt',
   payload: 'payload'
 } as const
@@ -1705,6 +1882,8 @@ export type GlobalOmitConfig = {
   issue?: Prisma.IssueOmit
   issueDailyEvents?: Prisma.IssueDailyEventsOmit
   issueUser?: Prisma.IssueUserOmit
+  issueTag?: Prisma.IssueTagOmit
+  release?: Prisma.ReleaseOmit
   event?: Prisma.EventOmit
   alertRule?: Prisma.AlertRuleOmit
   alertRuleFire?: Prisma.AlertRuleFireOmit

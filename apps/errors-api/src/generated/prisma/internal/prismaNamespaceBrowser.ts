@@ -58,6 +58,8 @@ export const ModelName = {
   Issue: 'Issue',
   IssueDailyEvents: 'IssueDailyEvents',
   IssueUser: 'IssueUser',
+  IssueTag: 'IssueTag',
+  Release: 'Release',
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
@@ -135,7 +137,10 @@ export const IssueScalarFieldEnum = {
   count: 'count',
   userCount: 'userCount',
   firstSeen: 'firstSeen',
-  lastSeen: 'lastSeen'
+  lastSeen: 'lastSeen',
+  firstRelease: 'firstRelease',
+  lastRelease: 'lastRelease',
+  resolvedAfterRelease: 'resolvedAfterRelease'
 } as const
 
 export type IssueScalarFieldEnum = (typeof IssueScalarFieldEnum)[keyof typeof IssueScalarFieldEnum]
@@ -158,6 +163,28 @@ export const IssueUserScalarFieldEnum = {
 export type IssueUserScalarFieldEnum = (typeof IssueUserScalarFieldEnum)[keyof typeof IssueUserScalarFieldEnum]
 
 
+export const IssueTagScalarFieldEnum = {
+  issueId: 'issueId',
+  projectId: 'projectId',
+  key: 'key',
+  value: 'value',
+  timesSeen: 'timesSeen',
+  firstSeen: 'firstSeen',
+  lastSeen: 'lastSeen'
+} as const
+
+export type IssueTagScalarFieldEnum = (typeof IssueTagScalarFieldEnum)[keyof typeof IssueTagScalarFieldEnum]
+
+
+export const ReleaseScalarFieldEnum = {
+  projectId: 'projectId',
+  version: 'version',
+  dateCreated: 'dateCreated'
+} as const
+
+export type ReleaseScalarFieldEnum = (typeof ReleaseScalarFieldEnum)[keyof typeof ReleaseScalarFieldEnum]
+
+
 export const EventScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -165,6 +192,8 @@ export const EventScalarFieldEnum = {
   eventId: 'eventId',
   level: 'level',
   title: 'title',
+  release: 'release',
+  environment: 'environment',
   receivedAt: 'receivedAt',
   payload: 'payload'
 } as const

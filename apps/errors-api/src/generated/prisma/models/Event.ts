@@ -41,6 +41,8 @@ export type EventMinAggregateOutputType = {
   eventId: string | null
   level: string | null
   title: string | null
+  release: string | null
+  environment: string | null
   receivedAt: Date | null
   payload: runtime.Bytes | null
 }
@@ -52,6 +54,8 @@ export type EventMaxAggregateOutputType = {
   eventId: string | null
   level: string | null
   title: string | null
+  release: string | null
+  environment: string | null
   receivedAt: Date | null
   payload: runtime.Bytes | null
 }
@@ -63,6 +67,8 @@ export type EventCountAggregateOutputType = {
   eventId: number
   level: number
   title: number
+  release: number
+  environment: number
   receivedAt: number
   payload: number
   _all: number
@@ -84,6 +90,8 @@ export type EventMinAggregateInputType = {
   eventId?: true
   level?: true
   title?: true
+  release?: true
+  environment?: true
   receivedAt?: true
   payload?: true
 }
@@ -95,6 +103,8 @@ export type EventMaxAggregateInputType = {
   eventId?: true
   level?: true
   title?: true
+  release?: true
+  environment?: true
   receivedAt?: true
   payload?: true
 }
@@ -106,6 +116,8 @@ export type EventCountAggregateInputType = {
   eventId?: true
   level?: true
   title?: true
+  release?: true
+  environment?: true
   receivedAt?: true
   payload?: true
   _all?: true
@@ -204,6 +216,8 @@ export type EventGroupByOutputType = {
   eventId: string
   level: string
   title: string
+  release: string | null
+  environment: string | null
   receivedAt: Date
   payload: runtime.Bytes
   _count: EventCountAggregateOutputType | null
@@ -238,6 +252,8 @@ export type EventWhereInput = {
   eventId?: Prisma.StringFilter<"Event"> | string
   level?: Prisma.StringFilter<"Event"> | string
   title?: Prisma.StringFilter<"Event"> | string
+  release?: Prisma.StringNullableFilter<"Event"> | string | null
+  environment?: Prisma.StringNullableFilter<"Event"> | string | null
   receivedAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   payload?: Prisma.BytesFilter<"Event"> | runtime.Bytes
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
@@ -251,6 +267,8 @@ export type EventOrderByWithRelationInput = {
   eventId?: Prisma.SortOrder
   level?: Prisma.SortOrder
   title?: Prisma.SortOrder
+  release?: Prisma.SortOrderInput | Prisma.SortOrder
+  environment?: Prisma.SortOrderInput | Prisma.SortOrder
   receivedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
@@ -268,6 +286,8 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   eventId?: Prisma.StringFilter<"Event"> | string
   level?: Prisma.StringFilter<"Event"> | string
   title?: Prisma.StringFilter<"Event"> | string
+  release?: Prisma.StringNullableFilter<"Event"> | string | null
+  environment?: Prisma.StringNullableFilter<"Event"> | string | null
   receivedAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   payload?: Prisma.BytesFilter<"Event"> | runtime.Bytes
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
@@ -281,6 +301,8 @@ export type EventOrderByWithAggregationInput = {
   eventId?: Prisma.SortOrder
   level?: Prisma.SortOrder
   title?: Prisma.SortOrder
+  release?: Prisma.SortOrderInput | Prisma.SortOrder
+  environment?: Prisma.SortOrderInput | Prisma.SortOrder
   receivedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
@@ -300,6 +322,8 @@ export type EventScalarWhereWithAggregatesInput = {
   eventId?: Prisma.StringWithAggregatesFilter<"Event"> | string
   level?: Prisma.StringWithAggregatesFilter<"Event"> | string
   title?: Prisma.StringWithAggregatesFilter<"Event"> | string
+  release?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  environment?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   receivedAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   payload?: Prisma.BytesWithAggregatesFilter<"Event"> | runtime.Bytes
 }
@@ -309,6 +333,8 @@ export type EventCreateInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
   project: Prisma.ProjectCreateNestedOneWithoutEventsInput
@@ -322,6 +348,8 @@ export type EventUncheckedCreateInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -331,6 +359,8 @@ export type EventUpdateInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
   project?: Prisma.ProjectUpdateOneRequiredWithoutEventsNestedInput
@@ -344,6 +374,8 @@ export type EventUncheckedUpdateInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -355,6 +387,8 @@ export type EventCreateManyInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -364,6 +398,8 @@ export type EventUpdateManyMutationInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -375,6 +411,8 @@ export type EventUncheckedUpdateManyInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -401,6 +439,8 @@ export type EventCountOrderByAggregateInput = {
   eventId?: Prisma.SortOrder
   level?: Prisma.SortOrder
   title?: Prisma.SortOrder
+  release?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   receivedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
 }
@@ -416,6 +456,8 @@ export type EventMaxOrderByAggregateInput = {
   eventId?: Prisma.SortOrder
   level?: Prisma.SortOrder
   title?: Prisma.SortOrder
+  release?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   receivedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
 }
@@ -427,6 +469,8 @@ export type EventMinOrderByAggregateInput = {
   eventId?: Prisma.SortOrder
   level?: Prisma.SortOrder
   title?: Prisma.SortOrder
+  release?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   receivedAt?: Prisma.SortOrder
   payload?: Prisma.SortOrder
 }
@@ -528,6 +572,8 @@ export type EventCreateWithoutProjectInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
   issue: Prisma.IssueCreateNestedOneWithoutEventsInput
@@ -539,6 +585,8 @@ export type EventUncheckedCreateWithoutProjectInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -579,6 +627,8 @@ export type EventScalarWhereInput = {
   eventId?: Prisma.StringFilter<"Event"> | string
   level?: Prisma.StringFilter<"Event"> | string
   title?: Prisma.StringFilter<"Event"> | string
+  release?: Prisma.StringNullableFilter<"Event"> | string | null
+  environment?: Prisma.StringNullableFilter<"Event"> | string | null
   receivedAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   payload?: Prisma.BytesFilter<"Event"> | runtime.Bytes
 }
@@ -588,6 +638,8 @@ export type EventCreateWithoutIssueInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
   project: Prisma.ProjectCreateNestedOneWithoutEventsInput
@@ -599,6 +651,8 @@ export type EventUncheckedCreateWithoutIssueInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -635,6 +689,8 @@ export type EventCreateManyProjectInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -644,6 +700,8 @@ export type EventUpdateWithoutProjectInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
   issue?: Prisma.IssueUpdateOneRequiredWithoutEventsNestedInput
@@ -655,6 +713,8 @@ export type EventUncheckedUpdateWithoutProjectInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -665,6 +725,8 @@ export type EventUncheckedUpdateManyWithoutProjectInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -675,6 +737,8 @@ export type EventCreateManyIssueInput = {
   eventId: string
   level: string
   title: string
+  release?: string | null
+  environment?: string | null
   receivedAt: Date | string
   payload: runtime.Bytes
 }
@@ -684,6 +748,8 @@ export type EventUpdateWithoutIssueInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
   project?: Prisma.ProjectUpdateOneRequiredWithoutEventsNestedInput
@@ -695,6 +761,8 @@ export type EventUncheckedUpdateWithoutIssueInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -705,6 +773,8 @@ export type EventUncheckedUpdateManyWithoutIssueInput = {
   eventId?: Prisma.StringFieldUpdateOperationsInput | string
   level?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
+  release?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  environment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   payload?: Prisma.BytesFieldUpdateOperationsInput | runtime.Bytes
 }
@@ -718,6 +788,8 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   eventId?: boolean
   level?: boolean
   title?: boolean
+  release?: boolean
+  environment?: boolean
   receivedAt?: boolean
   payload?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -731,6 +803,8 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   eventId?: boolean
   level?: boolean
   title?: boolean
+  release?: boolean
+  environment?: boolean
   receivedAt?: boolean
   payload?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -744,6 +818,8 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   eventId?: boolean
   level?: boolean
   title?: boolean
+  release?: boolean
+  environment?: boolean
   receivedAt?: boolean
   payload?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
@@ -757,11 +833,13 @@ export type EventSelectScalar = {
   eventId?: boolean
   level?: boolean
   title?: boolean
+  release?: boolean
+  environment?: boolean
   receivedAt?: boolean
   payload?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "issueId" | "eventId" | "level" | "title" | "receivedAt" | "payload", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "issueId" | "eventId" | "level" | "title" | "release" | "environment" | "receivedAt" | "payload", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   issue?: boolean | Prisma.IssueDefaultArgs<ExtArgs>
@@ -791,6 +869,8 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     eventId: string
     level: string
     title: string
+    release: string | null
+    environment: string | null
     receivedAt: Date
     /**
      * The event JSON as the SDK sent it, raw-deflate compressed by the service: compressing in
@@ -1228,6 +1308,8 @@ export interface EventFieldRefs {
   readonly eventId: Prisma.FieldRef<"Event", 'String'>
   readonly level: Prisma.FieldRef<"Event", 'String'>
   readonly title: Prisma.FieldRef<"Event", 'String'>
+  readonly release: Prisma.FieldRef<"Event", 'String'>
+  readonly environment: Prisma.FieldRef<"Event", 'String'>
   readonly receivedAt: Prisma.FieldRef<"Event", 'DateTime'>
   readonly payload: Prisma.FieldRef<"Event", 'Bytes'>
 }

@@ -50,6 +50,9 @@ export type IssueMinAggregateOutputType = {
   userCount: number | null
   firstSeen: Date | null
   lastSeen: Date | null
+  firstRelease: string | null
+  lastRelease: string | null
+  resolvedAfterRelease: string | null
 }
 
 export type IssueMaxAggregateOutputType = {
@@ -64,6 +67,9 @@ export type IssueMaxAggregateOutputType = {
   userCount: number | null
   firstSeen: Date | null
   lastSeen: Date | null
+  firstRelease: string | null
+  lastRelease: string | null
+  resolvedAfterRelease: string | null
 }
 
 export type IssueCountAggregateOutputType = {
@@ -79,6 +85,9 @@ export type IssueCountAggregateOutputType = {
   userCount: number
   firstSeen: number
   lastSeen: number
+  firstRelease: number
+  lastRelease: number
+  resolvedAfterRelease: number
   _all: number
 }
 
@@ -107,6 +116,9 @@ export type IssueMinAggregateInputType = {
   userCount?: true
   firstSeen?: true
   lastSeen?: true
+  firstRelease?: true
+  lastRelease?: true
+  resolvedAfterRelease?: true
 }
 
 export type IssueMaxAggregateInputType = {
@@ -121,6 +133,9 @@ export type IssueMaxAggregateInputType = {
   userCount?: true
   firstSeen?: true
   lastSeen?: true
+  firstRelease?: true
+  lastRelease?: true
+  resolvedAfterRelease?: true
 }
 
 export type IssueCountAggregateInputType = {
@@ -136,6 +151,9 @@ export type IssueCountAggregateInputType = {
   userCount?: true
   firstSeen?: true
   lastSeen?: true
+  firstRelease?: true
+  lastRelease?: true
+  resolvedAfterRelease?: true
   _all?: true
 }
 
@@ -238,6 +256,9 @@ export type IssueGroupByOutputType = {
   userCount: number
   firstSeen: Date
   lastSeen: Date
+  firstRelease: string | null
+  lastRelease: string | null
+  resolvedAfterRelease: string | null
   _count: IssueCountAggregateOutputType | null
   _avg: IssueAvgAggregateOutputType | null
   _sum: IssueSumAggregateOutputType | null
@@ -276,10 +297,14 @@ export type IssueWhereInput = {
   userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
+  firstRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  lastRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  resolvedAfterRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   events?: Prisma.EventListRelationFilter
   dailyEvents?: Prisma.IssueDailyEventsListRelationFilter
   users?: Prisma.IssueUserListRelationFilter
+  tags?: Prisma.IssueTagListRelationFilter
 }
 
 export type IssueOrderByWithRelationInput = {
@@ -295,10 +320,14 @@ export type IssueOrderByWithRelationInput = {
   userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
+  firstRelease?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastRelease?: Prisma.SortOrderInput | Prisma.SortOrder
+  resolvedAfterRelease?: Prisma.SortOrderInput | Prisma.SortOrder
   project?: Prisma.ProjectOrderByWithRelationInput
   events?: Prisma.EventOrderByRelationAggregateInput
   dailyEvents?: Prisma.IssueDailyEventsOrderByRelationAggregateInput
   users?: Prisma.IssueUserOrderByRelationAggregateInput
+  tags?: Prisma.IssueTagOrderByRelationAggregateInput
 }
 
 export type IssueWhereUniqueInput = Prisma.AtLeast<{
@@ -318,10 +347,14 @@ export type IssueWhereUniqueInput = Prisma.AtLeast<{
   userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
+  firstRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  lastRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  resolvedAfterRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
   project?: Prisma.XOR<Prisma.ProjectScalarRelationFilter, Prisma.ProjectWhereInput>
   events?: Prisma.EventListRelationFilter
   dailyEvents?: Prisma.IssueDailyEventsListRelationFilter
   users?: Prisma.IssueUserListRelationFilter
+  tags?: Prisma.IssueTagListRelationFilter
 }, "id" | "projectId_fingerprint">
 
 export type IssueOrderByWithAggregationInput = {
@@ -337,6 +370,9 @@ export type IssueOrderByWithAggregationInput = {
   userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
+  firstRelease?: Prisma.SortOrderInput | Prisma.SortOrder
+  lastRelease?: Prisma.SortOrderInput | Prisma.SortOrder
+  resolvedAfterRelease?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.IssueCountOrderByAggregateInput
   _avg?: Prisma.IssueAvgOrderByAggregateInput
   _max?: Prisma.IssueMaxOrderByAggregateInput
@@ -360,6 +396,9 @@ export type IssueScalarWhereWithAggregatesInput = {
   userCount?: Prisma.IntWithAggregatesFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeWithAggregatesFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeWithAggregatesFilter<"Issue"> | Date | string
+  firstRelease?: Prisma.StringNullableWithAggregatesFilter<"Issue"> | string | null
+  lastRelease?: Prisma.StringNullableWithAggregatesFilter<"Issue"> | string | null
+  resolvedAfterRelease?: Prisma.StringNullableWithAggregatesFilter<"Issue"> | string | null
 }
 
 export type IssueCreateInput = {
@@ -374,10 +413,14 @@ export type IssueCreateInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateInput = {
@@ -393,9 +436,13 @@ export type IssueUncheckedCreateInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUpdateInput = {
@@ -410,10 +457,14 @@ export type IssueUpdateInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateInput = {
@@ -429,9 +480,13 @@ export type IssueUncheckedUpdateInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateManyInput = {
@@ -447,6 +502,9 @@ export type IssueCreateManyInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
 }
 
 export type IssueUpdateManyMutationInput = {
@@ -461,6 +519,9 @@ export type IssueUpdateManyMutationInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type IssueUncheckedUpdateManyInput = {
@@ -476,6 +537,9 @@ export type IssueUncheckedUpdateManyInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type IssueListRelationFilter = {
@@ -506,6 +570,9 @@ export type IssueCountOrderByAggregateInput = {
   userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
+  firstRelease?: Prisma.SortOrder
+  lastRelease?: Prisma.SortOrder
+  resolvedAfterRelease?: Prisma.SortOrder
 }
 
 export type IssueAvgOrderByAggregateInput = {
@@ -526,6 +593,9 @@ export type IssueMaxOrderByAggregateInput = {
   userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
+  firstRelease?: Prisma.SortOrder
+  lastRelease?: Prisma.SortOrder
+  resolvedAfterRelease?: Prisma.SortOrder
 }
 
 export type IssueMinOrderByAggregateInput = {
@@ -540,6 +610,9 @@ export type IssueMinOrderByAggregateInput = {
   userCount?: Prisma.SortOrder
   firstSeen?: Prisma.SortOrder
   lastSeen?: Prisma.SortOrder
+  firstRelease?: Prisma.SortOrder
+  lastRelease?: Prisma.SortOrder
+  resolvedAfterRelease?: Prisma.SortOrder
 }
 
 export type IssueSumOrderByAggregateInput = {
@@ -627,6 +700,20 @@ export type IssueUpdateOneRequiredWithoutUsersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.IssueUpdateToOneWithWhereWithoutUsersInput, Prisma.IssueUpdateWithoutUsersInput>, Prisma.IssueUncheckedUpdateWithoutUsersInput>
 }
 
+export type IssueCreateNestedOneWithoutTagsInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutTagsInput, Prisma.IssueUncheckedCreateWithoutTagsInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutTagsInput
+  connect?: Prisma.IssueWhereUniqueInput
+}
+
+export type IssueUpdateOneRequiredWithoutTagsNestedInput = {
+  create?: Prisma.XOR<Prisma.IssueCreateWithoutTagsInput, Prisma.IssueUncheckedCreateWithoutTagsInput>
+  connectOrCreate?: Prisma.IssueCreateOrConnectWithoutTagsInput
+  upsert?: Prisma.IssueUpsertWithoutTagsInput
+  connect?: Prisma.IssueWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.IssueUpdateToOneWithWhereWithoutTagsInput, Prisma.IssueUpdateWithoutTagsInput>, Prisma.IssueUncheckedUpdateWithoutTagsInput>
+}
+
 export type IssueCreateNestedOneWithoutEventsInput = {
   create?: Prisma.XOR<Prisma.IssueCreateWithoutEventsInput, Prisma.IssueUncheckedCreateWithoutEventsInput>
   connectOrCreate?: Prisma.IssueCreateOrConnectWithoutEventsInput
@@ -653,9 +740,13 @@ export type IssueCreateWithoutProjectInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutProjectInput = {
@@ -670,9 +761,13 @@ export type IssueUncheckedCreateWithoutProjectInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutProjectInput = {
@@ -717,6 +812,9 @@ export type IssueScalarWhereInput = {
   userCount?: Prisma.IntFilter<"Issue"> | number
   firstSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
   lastSeen?: Prisma.DateTimeFilter<"Issue"> | Date | string
+  firstRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  lastRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
+  resolvedAfterRelease?: Prisma.StringNullableFilter<"Issue"> | string | null
 }
 
 export type IssueCreateWithoutDailyEventsInput = {
@@ -731,9 +829,13 @@ export type IssueCreateWithoutDailyEventsInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutDailyEventsInput = {
@@ -749,8 +851,12 @@ export type IssueUncheckedCreateWithoutDailyEventsInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutDailyEventsInput = {
@@ -781,9 +887,13 @@ export type IssueUpdateWithoutDailyEventsInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutDailyEventsInput = {
@@ -799,8 +909,12 @@ export type IssueUncheckedUpdateWithoutDailyEventsInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateWithoutUsersInput = {
@@ -815,9 +929,13 @@ export type IssueCreateWithoutUsersInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
   events?: Prisma.EventCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutUsersInput = {
@@ -833,8 +951,12 @@ export type IssueUncheckedCreateWithoutUsersInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutUsersInput = {
@@ -865,9 +987,13 @@ export type IssueUpdateWithoutUsersInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutUsersInput = {
@@ -883,8 +1009,112 @@ export type IssueUncheckedUpdateWithoutUsersInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutIssueNestedInput
+}
+
+export type IssueCreateWithoutTagsInput = {
+  id?: string
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
+  project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
+  events?: Prisma.EventCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+}
+
+export type IssueUncheckedCreateWithoutTagsInput = {
+  id?: string
+  projectId: number
+  fingerprint: string
+  grouping: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title: string
+  culprit?: string | null
+  level: string
+  status?: string
+  count?: number
+  userCount?: number
+  firstSeen: Date | string
+  lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutIssueInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
+  users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+}
+
+export type IssueCreateOrConnectWithoutTagsInput = {
+  where: Prisma.IssueWhereUniqueInput
+  create: Prisma.XOR<Prisma.IssueCreateWithoutTagsInput, Prisma.IssueUncheckedCreateWithoutTagsInput>
+}
+
+export type IssueUpsertWithoutTagsInput = {
+  update: Prisma.XOR<Prisma.IssueUpdateWithoutTagsInput, Prisma.IssueUncheckedUpdateWithoutTagsInput>
+  create: Prisma.XOR<Prisma.IssueCreateWithoutTagsInput, Prisma.IssueUncheckedCreateWithoutTagsInput>
+  where?: Prisma.IssueWhereInput
+}
+
+export type IssueUpdateToOneWithWhereWithoutTagsInput = {
+  where?: Prisma.IssueWhereInput
+  data: Prisma.XOR<Prisma.IssueUpdateWithoutTagsInput, Prisma.IssueUncheckedUpdateWithoutTagsInput>
+}
+
+export type IssueUpdateWithoutTagsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
+  events?: Prisma.EventUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+}
+
+export type IssueUncheckedUpdateWithoutTagsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  projectId?: Prisma.IntFieldUpdateOperationsInput | number
+  fingerprint?: Prisma.StringFieldUpdateOperationsInput | string
+  grouping?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  culprit?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  level?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  count?: Prisma.IntFieldUpdateOperationsInput | number
+  userCount?: Prisma.IntFieldUpdateOperationsInput | number
+  firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
+  dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
+  users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateWithoutEventsInput = {
@@ -899,9 +1129,13 @@ export type IssueCreateWithoutEventsInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   project: Prisma.ProjectCreateNestedOneWithoutIssuesInput
   dailyEvents?: Prisma.IssueDailyEventsCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutIssueInput
 }
 
 export type IssueUncheckedCreateWithoutEventsInput = {
@@ -917,8 +1151,12 @@ export type IssueUncheckedCreateWithoutEventsInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
   dailyEvents?: Prisma.IssueDailyEventsUncheckedCreateNestedManyWithoutIssueInput
   users?: Prisma.IssueUserUncheckedCreateNestedManyWithoutIssueInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutIssueInput
 }
 
 export type IssueCreateOrConnectWithoutEventsInput = {
@@ -949,9 +1187,13 @@ export type IssueUpdateWithoutEventsInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   project?: Prisma.ProjectUpdateOneRequiredWithoutIssuesNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutEventsInput = {
@@ -967,8 +1209,12 @@ export type IssueUncheckedUpdateWithoutEventsInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueCreateManyProjectInput = {
@@ -983,6 +1229,9 @@ export type IssueCreateManyProjectInput = {
   userCount?: number
   firstSeen: Date | string
   lastSeen: Date | string
+  firstRelease?: string | null
+  lastRelease?: string | null
+  resolvedAfterRelease?: string | null
 }
 
 export type IssueUpdateWithoutProjectInput = {
@@ -997,9 +1246,13 @@ export type IssueUpdateWithoutProjectInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   events?: Prisma.EventUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateWithoutProjectInput = {
@@ -1014,9 +1267,13 @@ export type IssueUncheckedUpdateWithoutProjectInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   events?: Prisma.EventUncheckedUpdateManyWithoutIssueNestedInput
   dailyEvents?: Prisma.IssueDailyEventsUncheckedUpdateManyWithoutIssueNestedInput
   users?: Prisma.IssueUserUncheckedUpdateManyWithoutIssueNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutIssueNestedInput
 }
 
 export type IssueUncheckedUpdateManyWithoutProjectInput = {
@@ -1031,6 +1288,9 @@ export type IssueUncheckedUpdateManyWithoutProjectInput = {
   userCount?: Prisma.IntFieldUpdateOperationsInput | number
   firstSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastSeen?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  firstRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  lastRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolvedAfterRelease?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -1042,12 +1302,14 @@ export type IssueCountOutputType = {
   events: number
   dailyEvents: number
   users: number
+  tags: number
 }
 
 export type IssueCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   events?: boolean | IssueCountOutputTypeCountEventsArgs
   dailyEvents?: boolean | IssueCountOutputTypeCountDailyEventsArgs
   users?: boolean | IssueCountOutputTypeCountUsersArgs
+  tags?: boolean | IssueCountOutputTypeCountTagsArgs
 }
 
 /**
@@ -1081,6 +1343,13 @@ export type IssueCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Ext
   where?: Prisma.IssueUserWhereInput
 }
 
+/**
+ * IssueCountOutputType without action
+ */
+export type IssueCountOutputTypeCountTagsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.IssueTagWhereInput
+}
+
 
 export type IssueSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1095,10 +1364,14 @@ export type IssueSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
+  firstRelease?: boolean
+  lastRelease?: boolean
+  resolvedAfterRelease?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   events?: boolean | Prisma.Issue$eventsArgs<ExtArgs>
   dailyEvents?: boolean | Prisma.Issue$dailyEventsArgs<ExtArgs>
   users?: boolean | Prisma.Issue$usersArgs<ExtArgs>
+  tags?: boolean | Prisma.Issue$tagsArgs<ExtArgs>
   _count?: boolean | Prisma.IssueCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["issue"]>
 
@@ -1115,6 +1388,9 @@ export type IssueSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
+  firstRelease?: boolean
+  lastRelease?: boolean
+  resolvedAfterRelease?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["issue"]>
 
@@ -1131,6 +1407,9 @@ export type IssueSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
+  firstRelease?: boolean
+  lastRelease?: boolean
+  resolvedAfterRelease?: boolean
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["issue"]>
 
@@ -1147,14 +1426,18 @@ export type IssueSelectScalar = {
   userCount?: boolean
   firstSeen?: boolean
   lastSeen?: boolean
+  firstRelease?: boolean
+  lastRelease?: boolean
+  resolvedAfterRelease?: boolean
 }
 
-export type IssueOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "fingerprint" | "grouping" | "title" | "culprit" | "level" | "status" | "count" | "userCount" | "firstSeen" | "lastSeen", ExtArgs["result"]["issue"]>
+export type IssueOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "fingerprint" | "grouping" | "title" | "culprit" | "level" | "status" | "count" | "userCount" | "firstSeen" | "lastSeen" | "firstRelease" | "lastRelease" | "resolvedAfterRelease", ExtArgs["result"]["issue"]>
 export type IssueInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   project?: boolean | Prisma.ProjectDefaultArgs<ExtArgs>
   events?: boolean | Prisma.Issue$eventsArgs<ExtArgs>
   dailyEvents?: boolean | Prisma.Issue$dailyEventsArgs<ExtArgs>
   users?: boolean | Prisma.Issue$usersArgs<ExtArgs>
+  tags?: boolean | Prisma.Issue$tagsArgs<ExtArgs>
   _count?: boolean | Prisma.IssueCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type IssueIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1171,6 +1454,7 @@ export type $IssuePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     events: Prisma.$EventPayload<ExtArgs>[]
     dailyEvents: Prisma.$IssueDailyEventsPayload<ExtArgs>[]
     users: Prisma.$IssueUserPayload<ExtArgs>[]
+    tags: Prisma.$IssueTagPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1194,6 +1478,15 @@ export type $IssuePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     userCount: number
     firstSeen: Date
     lastSeen: Date
+    /**
+     * The release of its first event, and of its latest event that named one.
+     */
+    firstRelease: string | null
+    lastRelease: string | null
+    /**
+     * Set by "resolved in next release": events of this release keep the issue resolved, any other release reopens it.
+     */
+    resolvedAfterRelease: string | null
   }, ExtArgs["result"]["issue"]>
   composites: {}
 }
@@ -1592,6 +1885,7 @@ export interface Prisma__IssueClient<T, Null = never, ExtArgs extends runtime.Ty
   events<T extends Prisma.Issue$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   dailyEvents<T extends Prisma.Issue$dailyEventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$dailyEventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueDailyEventsPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   users<T extends Prisma.Issue$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueUserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tags<T extends Prisma.Issue$tagsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Issue$tagsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueTagPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1633,6 +1927,9 @@ export interface IssueFieldRefs {
   readonly userCount: Prisma.FieldRef<"Issue", 'Int'>
   readonly firstSeen: Prisma.FieldRef<"Issue", 'DateTime'>
   readonly lastSeen: Prisma.FieldRef<"Issue", 'DateTime'>
+  readonly firstRelease: Prisma.FieldRef<"Issue", 'String'>
+  readonly lastRelease: Prisma.FieldRef<"Issue", 'String'>
+  readonly resolvedAfterRelease: Prisma.FieldRef<"Issue", 'String'>
 }
     
 
@@ -2103,6 +2400,30 @@ export type Issue$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArg
   take?: number
   skip?: number
   distinct?: Prisma.IssueUserScalarFieldEnum | Prisma.IssueUserScalarFieldEnum[]
+}
+
+/**
+ * Issue.tags
+ */
+export type Issue$tagsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the IssueTag
+   */
+  select?: Prisma.IssueTagSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the IssueTag
+   */
+  omit?: Prisma.IssueTagOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.IssueTagInclude<ExtArgs> | null
+  where?: Prisma.IssueTagWhereInput
+  orderBy?: Prisma.IssueTagOrderByWithRelationInput | Prisma.IssueTagOrderByWithRelationInput[]
+  cursor?: Prisma.IssueTagWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.IssueTagScalarFieldEnum | Prisma.IssueTagScalarFieldEnum[]
 }
 
 /**

@@ -228,6 +228,8 @@ export type ProjectWhereInput = {
   events?: Prisma.EventListRelationFilter
   rules?: Prisma.AlertRuleListRelationFilter
   deliveries?: Prisma.AlertDeliveryListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
+  tags?: Prisma.IssueTagListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -241,6 +243,8 @@ export type ProjectOrderByWithRelationInput = {
   events?: Prisma.EventOrderByRelationAggregateInput
   rules?: Prisma.AlertRuleOrderByRelationAggregateInput
   deliveries?: Prisma.AlertDeliveryOrderByRelationAggregateInput
+  releases?: Prisma.ReleaseOrderByRelationAggregateInput
+  tags?: Prisma.IssueTagOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -257,6 +261,8 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   events?: Prisma.EventListRelationFilter
   rules?: Prisma.AlertRuleListRelationFilter
   deliveries?: Prisma.AlertDeliveryListRelationFilter
+  releases?: Prisma.ReleaseListRelationFilter
+  tags?: Prisma.IssueTagListRelationFilter
 }, "id" | "slug" | "dsnKey">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -295,6 +301,8 @@ export type ProjectCreateInput = {
   events?: Prisma.EventCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -308,6 +316,8 @@ export type ProjectUncheckedCreateInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -320,6 +330,8 @@ export type ProjectUpdateInput = {
   events?: Prisma.EventUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -333,6 +345,8 @@ export type ProjectUncheckedUpdateInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -427,6 +441,34 @@ export type ProjectUpdateOneRequiredWithoutIssuesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutIssuesInput, Prisma.ProjectUpdateWithoutIssuesInput>, Prisma.ProjectUncheckedUpdateWithoutIssuesInput>
 }
 
+export type ProjectCreateNestedOneWithoutTagsInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTagsInput, Prisma.ProjectUncheckedCreateWithoutTagsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTagsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutTagsNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutTagsInput, Prisma.ProjectUncheckedCreateWithoutTagsInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutTagsInput
+  upsert?: Prisma.ProjectUpsertWithoutTagsInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutTagsInput, Prisma.ProjectUpdateWithoutTagsInput>, Prisma.ProjectUncheckedUpdateWithoutTagsInput>
+}
+
+export type ProjectCreateNestedOneWithoutReleasesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutReleasesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutReleasesInput
+  upsert?: Prisma.ProjectUpsertWithoutReleasesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutReleasesInput, Prisma.ProjectUpdateWithoutReleasesInput>, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
 export type ProjectCreateNestedOneWithoutEventsInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutEventsInput, Prisma.ProjectUncheckedCreateWithoutEventsInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutEventsInput
@@ -478,6 +520,8 @@ export type ProjectCreateWithoutIssuesInput = {
   events?: Prisma.EventCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutIssuesInput = {
@@ -490,6 +534,8 @@ export type ProjectUncheckedCreateWithoutIssuesInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutIssuesInput = {
@@ -517,6 +563,8 @@ export type ProjectUpdateWithoutIssuesInput = {
   events?: Prisma.EventUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutIssuesInput = {
@@ -529,6 +577,148 @@ export type ProjectUncheckedUpdateWithoutIssuesInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutTagsInput = {
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutTagsInput = {
+  id?: number
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutTagsInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTagsInput, Prisma.ProjectUncheckedCreateWithoutTagsInput>
+}
+
+export type ProjectUpsertWithoutTagsInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutTagsInput, Prisma.ProjectUncheckedUpdateWithoutTagsInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutTagsInput, Prisma.ProjectUncheckedCreateWithoutTagsInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutTagsInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutTagsInput, Prisma.ProjectUncheckedUpdateWithoutTagsInput>
+}
+
+export type ProjectUpdateWithoutTagsInput = {
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutTagsInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutReleasesInput = {
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutReleasesInput = {
+  id?: number
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutReleasesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+}
+
+export type ProjectUpsertWithoutReleasesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutReleasesInput, Prisma.ProjectUncheckedCreateWithoutReleasesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutReleasesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutReleasesInput, Prisma.ProjectUncheckedUpdateWithoutReleasesInput>
+}
+
+export type ProjectUpdateWithoutReleasesInput = {
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutReleasesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEventsInput = {
@@ -540,6 +730,8 @@ export type ProjectCreateWithoutEventsInput = {
   issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEventsInput = {
@@ -552,6 +744,8 @@ export type ProjectUncheckedCreateWithoutEventsInput = {
   issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEventsInput = {
@@ -579,6 +773,8 @@ export type ProjectUpdateWithoutEventsInput = {
   issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEventsInput = {
@@ -591,6 +787,8 @@ export type ProjectUncheckedUpdateWithoutEventsInput = {
   issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutRulesInput = {
@@ -602,6 +800,8 @@ export type ProjectCreateWithoutRulesInput = {
   issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
   events?: Prisma.EventCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRulesInput = {
@@ -614,6 +814,8 @@ export type ProjectUncheckedCreateWithoutRulesInput = {
   issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRulesInput = {
@@ -641,6 +843,8 @@ export type ProjectUpdateWithoutRulesInput = {
   issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
   events?: Prisma.EventUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRulesInput = {
@@ -653,6 +857,8 @@ export type ProjectUncheckedUpdateWithoutRulesInput = {
   issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDeliveriesInput = {
@@ -664,6 +870,8 @@ export type ProjectCreateWithoutDeliveriesInput = {
   issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
   events?: Prisma.EventCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDeliveriesInput = {
@@ -676,6 +884,8 @@ export type ProjectUncheckedCreateWithoutDeliveriesInput = {
   issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDeliveriesInput = {
@@ -703,6 +913,8 @@ export type ProjectUpdateWithoutDeliveriesInput = {
   issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
   events?: Prisma.EventUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDeliveriesInput = {
@@ -715,6 +927,8 @@ export type ProjectUncheckedUpdateWithoutDeliveriesInput = {
   issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 
@@ -727,6 +941,8 @@ export type ProjectCountOutputType = {
   events: number
   rules: number
   deliveries: number
+  releases: number
+  tags: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -734,6 +950,8 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   events?: boolean | ProjectCountOutputTypeCountEventsArgs
   rules?: boolean | ProjectCountOutputTypeCountRulesArgs
   deliveries?: boolean | ProjectCountOutputTypeCountDeliveriesArgs
+  releases?: boolean | ProjectCountOutputTypeCountReleasesArgs
+  tags?: boolean | ProjectCountOutputTypeCountTagsArgs
 }
 
 /**
@@ -774,6 +992,20 @@ export type ProjectCountOutputTypeCountDeliveriesArgs<ExtArgs extends runtime.Ty
   where?: Prisma.AlertDeliveryWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountReleasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ReleaseWhereInput
+}
+
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountTagsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.IssueTagWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -786,6 +1018,8 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   events?: boolean | Prisma.Project$eventsArgs<ExtArgs>
   rules?: boolean | Prisma.Project$rulesArgs<ExtArgs>
   deliveries?: boolean | Prisma.Project$deliveriesArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
+  tags?: boolean | Prisma.Project$tagsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -822,6 +1056,8 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   events?: boolean | Prisma.Project$eventsArgs<ExtArgs>
   rules?: boolean | Prisma.Project$rulesArgs<ExtArgs>
   deliveries?: boolean | Prisma.Project$deliveriesArgs<ExtArgs>
+  releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
+  tags?: boolean | Prisma.Project$tagsArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -834,6 +1070,8 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     events: Prisma.$EventPayload<ExtArgs>[]
     rules: Prisma.$AlertRulePayload<ExtArgs>[]
     deliveries: Prisma.$AlertDeliveryPayload<ExtArgs>[]
+    releases: Prisma.$ReleasePayload<ExtArgs>[]
+    tags: Prisma.$IssueTagPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1243,6 +1481,8 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   events<T extends Prisma.Project$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   rules<T extends Prisma.Project$rulesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$rulesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AlertRulePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   deliveries<T extends Prisma.Project$deliveriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$deliveriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AlertDeliveryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  releases<T extends Prisma.Project$releasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$releasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tags<T extends Prisma.Project$tagsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$tagsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueTagPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1764,6 +2004,54 @@ export type Project$deliveriesArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.AlertDeliveryScalarFieldEnum | Prisma.AlertDeliveryScalarFieldEnum[]
+}
+
+/**
+ * Project.releases
+ */
+export type Project$releasesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Release
+   */
+  select?: Prisma.ReleaseSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Release
+   */
+  omit?: Prisma.ReleaseOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ReleaseInclude<ExtArgs> | null
+  where?: Prisma.ReleaseWhereInput
+  orderBy?: Prisma.ReleaseOrderByWithRelationInput | Prisma.ReleaseOrderByWithRelationInput[]
+  cursor?: Prisma.ReleaseWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ReleaseScalarFieldEnum | Prisma.ReleaseScalarFieldEnum[]
+}
+
+/**
+ * Project.tags
+ */
+export type Project$tagsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the IssueTag
+   */
+  select?: Prisma.IssueTagSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the IssueTag
+   */
+  omit?: Prisma.IssueTagOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.IssueTagInclude<ExtArgs> | null
+  where?: Prisma.IssueTagWhereInput
+  orderBy?: Prisma.IssueTagOrderByWithRelationInput | Prisma.IssueTagOrderByWithRelationInput[]
+  cursor?: Prisma.IssueTagWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.IssueTagScalarFieldEnum | Prisma.IssueTagScalarFieldEnum[]
 }
 
 /**

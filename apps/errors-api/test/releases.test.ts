@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from './support/engines.ts';
+import { envelope, errorEvent } from './support/envelopes.ts';
+import { type Api, type Running, setUp, startErrorsApi } from './support/harness.ts';
+
+describe.each(ENGINES)('releases, environments and tags ($name)', (engine) => {
+  let server: Running;
+  let api: Api;
+  let dsn: URL;
+  let drop: () => Promise<void>;
+
+  /** One event of the issue named by `fingerprint`. */
+  async function send(fingerprint: string, extra: object) {
+    const res = await fetch(`${server.url}/api${dsn.pathname}/envelope/?sentry_key=${dsn.username}`, {
+      method: 'POST',
+      body: envelope(errorEvent(`${fingerprint} failed`, { fingerprint: [fingerprint], ...extra })),
+    });
+    expect(res.status).toBe(200);
+  }
+  const issueOf = async (fingerprint: string) => {
+    const list = (await api.call('GET', '/api/0/projects/default/issues?per_page=100')).json.data;
+    return list.find((i: { title: string }) => i.title === `TypeError: ${fingerprint} failed`);
+  };
+
+  beforeAll(async () => {
+    const db = await engine.env();
+    drop = db.drop;
+    server = await startErrorsApi(db.env);
+    const setup = await setUp(server.url);
+    api = setup.api;
+    dsn = new URL(setup.dsn);
+  });
+  afterAll(async () => {
+    await server.close();
+    await drop();
+  });
+
+  it('keeps the release and environment of events and issues, and lists releases with new issues', async () => {
+    await send('checkout', { release: 'shop@1.0.0', environment: 'production', tags: { region: 'eu' } });
+    await send('checkout', { release: 'shop@1.1.0', environment: 'staging', user: { email: 'a@example.com' } });
+    await send('login', { release: 'shop@1.1.0', environment: 'production', tags: [['region', 'us']] });
+    const checkout = await issueOf('checkout');
+    expect(checkout).toMatchObject({ first_release: 'shop@1.0.0', last_release: 'shop@1.1.0', status_details: {} });
+
+    const events = await api.call('GET', `/api/0/issues/${checkout.id}/events?environment=staging`);
+    expect(events.json.total).toBe(1);
+    expect(events.json.data[0]).toMatchObject({ release: 'shop@1.1.0', environment: 'staging' });
+    expect((await api.call('GET', `/api/0/issues/${checkout.id}/events?release=shop@1.0.0`)).json.total).toBe(1);
+
+    const tags = (await api.call('GET', `/api/0/issues/${checkout.id}/tags`)).json;
+    const byKey = Object.fromEntries(tags.map((t: { key: string }) => [t.key, t]));
+    expect(byKey.environment).toMatchObject({ total: 2, values_seen: 2 });
+    expect(byKey.region.top_values).toMatchObject([{ value: 'eu', count: 1 }]);
+    expect(byKey['user.email'].top_values[0].value).toBe('a@example.com');
+    expect(byKey.level.top_values[0]).toMatchObject({ value: 'error', count: 2 });
+
+    const releases = (await api.call('GET', '/api/0/projects/default/releases')).json;
+    expect(releases.total).toBe(2);
+    const versions = Object.fromEntries(releases.data.map((r: { version: string }) => [r.version, r]));
+    expect(versions['shop@1.0.0']).toMatchObject({ new_issues: 1, event_count: 1 });
+    expect(versions['shop@1.1.0']).toMatchObject({ new_issues: 1, event_count: 2 });
+    expect(versions['shop@1.1.0'].last_event).toEqual(expect.any(String));
+  });
+
+  it('resolves in the next release: the current release keeps it resolved, a later one reopens it', async () => {
+    await send('payment', { release: 'shop@2.0.0' });
+    const issue = await issueOf('payment');
+    const refused = await api.call('POST', `/api/0/issues/${issue.id}/status`, {
+      status: 'ignored',
+      in_next_release: true,
+    });
+    expect(refused.status).toBe(400);
+    const resolved = await api.call('POST', `/api/0/issues/${issue.id}/status`, {
+      status: 'resolved',
+      in_next_release: true,
+    });
+    expect(resolved.json).toMatchObject({
+      status: 'resolved',
+      status_details: { in_next_release: true, after_release: 'shop@2.0.0' },
+    });
+    await send('payment', { release: 'shop@2.0.0' });
+    expect(await issueOf('payment')).toMatchObject({ status: 'resolved', count: 2 });
+    await send('payment', { release: 'shop@2.0.1' });
+    expect(await issueOf('payment')).toMatchObject({ status: 'unresolved', count: 3, status_details: {} });
+
+    // Plainly resolved, any event reopens it (a regression).
+    await api.call('POST', `/api/0/issues/${issue.id}/status`, { status: 'resolved' });
+    await send('payment', { release: 'shop@2.0.1' });
+    expect(await issueOf('payment')).toMatchObject({ status: 'unresolved', count: 4 });
+
+    await send('no-release', {});
+    const bare = await issueOf('no-release');
+    const noRelease = await api.call('POST', `/api/0/issues/${bare.id}/status`, {
+      status: 'resolved',
+      in_next_release: true,
+    });
+    expect(noRelease.status).toBe(400);
+    expect(noRelease.json.error).toMatch(/names a release/);
+  });
+});
