@@ -1,12 +1,16 @@
 /**
  * What going over gRPC costs, and what dynamic batching buys, measured in one run:
  *
- *   npm run bench -w apps/embedder [-- --seconds 1.5 --rounds 3 --backend glove|tfjs --device wasm|cpu|webgpu]
+ *   npm run bench -w apps/embedder [-- --seconds 1.5 --rounds 3]
+ *   npm run bench -w apps/embedder -- --backend onnx [--model DIR | --shape small|base] [--devices cpu,webgpu]
  *
- * 1. The model in process (GloVe by default; with --backend tfjs the shipped TF.js model on
- *    --device, wasm by default) beside the same model in a real embedder process on loopback,
- *    called through memory-api's client (GrpcEmbedder), at batch sizes 1, 8, 32, 128 and 1, 8, 32
- *    concurrent callers: texts per second (median of the rounds) and call latency p50/p99.
+ * 0. With --backend onnx: the model in process on each of --devices at batch 1, 8, 32, 128
+ *    (bench/onnx-devices.ts); without --model, the BERT-shaped test model written at BERT-small's
+ *    sizes (--shape base: BERT-base's), seeded weights.
+ * 1. The model in process (GloVe by default; onnx on the first of --devices) beside the same model
+ *    in a real embedder process on loopback, called through memory-api's client (GrpcEmbedder):
+ *    texts per second (median of the rounds) and call latency p50/p99, at batch sizes 1, 8, 32,
+ *    128 and 1, 8, 32 concurrent callers (onnx: batch 32 with 8 callers, the goal's setup).
  * 2. 32 callers sending one text each to embedders with batching on (BATCH_WINDOW_MS=2, the
  *    default), window 0 (calls that queued while the model ran go together) and off (MAX_BATCH=1).
  *
@@ -16,33 +20,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Embedder, GloveEmbedder, GrpcEmbedder } from '@trove/embeddings';
 import { type RunningEmbedder, startEmbedder } from '../../../tests/support/processes.ts';
-import { SHIPPED_TFJS_MODEL } from '../src/backends.ts';
-import { TFJS_DEVICES, type TfjsDevice } from '../src/tfjs/devices.ts';
 import { Cell, closedLoop, flag, option, sentences } from './load.ts';
+import { type BenchModel, benchModel, devicesOption, deviceTable } from './onnx-devices.ts';
 
 const seconds = flag('seconds', 1.5);
 const rounds = flag('rounds', 3);
-const BATCHES = [1, 8, 32, 128];
-const CLIENTS = [1, 8, 32];
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
 
 const backend = option('backend') ?? 'glove';
-const device = (option('device') ?? 'wasm') as TfjsDevice;
-if (backend !== 'glove' && backend !== 'tfjs') throw new Error('--backend takes glove or tfjs');
-if (!TFJS_DEVICES.includes(device) || (device as string) === 'auto') {
-  throw new Error('--device takes webgpu, wasm or cpu');
+if (backend !== 'glove' && backend !== 'onnx') throw new Error('--backend takes glove or onnx');
+let onnx: BenchModel | undefined;
+const devices = devicesOption();
+if (backend === 'onnx') {
+  onnx = await benchModel();
+  await deviceTable(onnx, devices, seconds);
+  console.log('');
 }
-const texts = sentences(20_000);
+const device = devices[0] as string;
+// A transformer model is ~1,000 times GloVe's cost per text: the goal's setup only.
+const GRID: [batch: number, callers: number][] = onnx
+  ? [[32, 8]]
+  : [1, 8, 32, 128].flatMap((batch) => [1, 8, 32].map((callers): [number, number] => [batch, callers]));
+const texts = onnx?.texts ?? sentences(20_000);
 /** The same model in this process and in every embedder started below. */
 async function openInProcess(): Promise<Embedder & { close?: () => Promise<void> }> {
-  if (backend === 'glove') return GloveEmbedder.open({ cacheDir });
-  const { TfjsEmbedder } = await import('../src/tfjs/tfjs-embedder.ts');
-  const log = { info: () => {}, warn: () => {} };
-  return TfjsEmbedder.open({ dir: SHIPPED_TFJS_MODEL, device, log });
+  if (!onnx) return GloveEmbedder.open({ cacheDir });
+  const { OnnxEmbedder } = await import('@trove/embeddings/onnx');
+  return OnnxEmbedder.open({ dir: onnx.dir, device: devices[0] ?? 'cpu', log: () => {} });
 }
 const local = await openInProcess();
-const modelEnv: Record<string, string> =
-  backend === 'glove' ? { EMBEDDER_BACKEND: 'glove' } : { EMBEDDER_BACKEND: 'tfjs', TFJS_DEVICE: device };
+const modelEnv: Record<string, string> = onnx
+  ? { EMBEDDER_BACKEND: 'onnx', ONNX_MODEL_DIR: onnx.dir, ONNX_DEVICE: device }
+  : { EMBEDDER_BACKEND: 'glove' };
 
 const servers: Record<string, RunningEmbedder> = {};
 const clients: Record<string, GrpcEmbedder> = {};
@@ -69,15 +78,13 @@ try {
   const batching = new Map<string, Cell>();
   for (let round = 1; round <= rounds; round++) {
     process.stderr.write(`round ${round} of ${rounds}\n`);
-    for (const batch of BATCHES) {
-      for (const callers of CLIENTS) {
-        const key = `${batch}x${callers}`;
-        const cells = grid.get(key) ?? { local: new Cell(), remote: new Cell() };
-        grid.set(key, cells);
-        // Back to back in each round, so that both see the same machine load.
-        cells.local.add(await load((t) => local.embed(t), batch, callers));
-        cells.remote.add(await load((t) => grpc.embed(t), batch, callers, servers.batching));
-      }
+    for (const [batch, callers] of GRID) {
+      const key = `${batch}x${callers}`;
+      const cells = grid.get(key) ?? { local: new Cell(), remote: new Cell() };
+      grid.set(key, cells);
+      // Back to back in each round, so that both see the same machine load.
+      cells.local.add(await load((t) => local.embed(t), batch, callers));
+      cells.remote.add(await load((t) => grpc.embed(t), batch, callers, servers.batching));
     }
     for (const [name, client] of Object.entries(clients)) {
       const cell = batching.get(name) ?? new Cell();
@@ -87,7 +94,7 @@ try {
   }
 
   console.log(
-    `${backend === 'glove' ? 'GloVe' : `tfjs on ${device}`} (${local.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms; ` +
+    `${onnx ? `onnx on ${device}, ${onnx.describe}` : 'GloVe'} (${local.model}), ${seconds} s per setup, median of ${rounds} rounds; latency per call in ms; ` +
       'cpu: CPU time per text (over gRPC: client and embedder processes together)\n',
   );
   const head = `${'batch x callers'.padEnd(16)}${'in process'.padEnd(50)}${'gRPC on loopback'.padEnd(50)}`;
@@ -111,4 +118,5 @@ try {
   for (const client of Object.values(clients)) await client.close();
   for (const server of Object.values(servers)) await server.stop();
   await local.close?.();
+  await onnx?.remove();
 }

@@ -1,15 +1,16 @@
 /** What the embedder benchmarks share: the texts, the closed-loop load, and how figures print. */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { SHIPPED_TFJS_MODEL } from '../src/backends.ts';
 
 /**
- * Sentences of 6 to 24 words drawn from the 10,000 most frequent GloVe words (the shipped model's
- * vocabulary, so the glove and tfjs backends see the same known words). The same seed gives the
- * same sentences.
+ * Sentences of 6 to 24 words drawn from `vocabulary`, by default the 10,000 most frequent GloVe
+ * words (words.txt). The same seed gives the same sentences.
  */
-export function sentences(count: number, seed = 7): string[] {
-  const words = readFileSync(join(SHIPPED_TFJS_MODEL, 'vocab.txt'), 'utf8').split('\n').filter(Boolean);
+export function sentences(count: number, seed = 7, vocabulary?: string[]): string[] {
+  const words =
+    vocabulary ??
+    readFileSync(new URL('words.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter(Boolean);
   let state = seed;
   const next = () => {
     state = (Math.imul(state, 1_103_515_245) + 12_345) & 0x7fffffff;

@@ -2,27 +2,16 @@ import { onnxEnv } from '@trove/embeddings';
 import { grpcServerEnv } from '@trove/grpc-kit';
 import { type ConfigOf, env, loadConfig } from '@trove/service-kit';
 import { EMBEDDER_BACKENDS } from './backends.ts';
-import { TFJS_DEVICES } from './tfjs/devices.ts';
 
 /** Every environment variable the embedder reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...grpcServerEnv({ grpcPort: 50051, port: 8770, serviceName: 'embedder' }),
   EMBEDDER_BACKEND: env.oneOf(EMBEDDER_BACKENDS, {
     description:
-      '`glove`: the GloVe sentence embedder memory-api runs in process (100 dimensions, CPU); `onnx`: a transformer sentence-embedding model from `ONNX_MODEL_DIR` on `ONNX_DEVICE`; `tfjs`: a TensorFlow.js model from `TFJS_MODEL_DIR` on `TFJS_DEVICE`; `hash`: deterministic hashing, for tests only',
+      '`glove`: the GloVe sentence embedder memory-api runs in process (100 dimensions, CPU); `onnx`: a transformer sentence-embedding model from `ONNX_MODEL_DIR` on `ONNX_DEVICE`; `hash`: deterministic hashing, for tests only',
     default: 'glove',
   }),
   ...onnxEnv(),
-  TFJS_MODEL_DIR: env.optionalString({
-    description:
-      'Directory of the TF.js model the `tfjs` backend serves (model.json, its weight files, vocab.txt, trove-model.json); unset: the one shipped in apps/embedder/models/glove-sg-100d-top10k (GloVe over its 10,000 most frequent words)',
-    hint: 'a directory path',
-  }),
-  TFJS_DEVICE: env.oneOf(TFJS_DEVICES, {
-    description:
-      'Where `tfjs` runs: `webgpu` (a GPU through Dawn and Vulkan; refuses to start without one), `wasm`, `cpu`, or `auto` (webgpu when a GPU answers, else wasm, with a warning in the log)',
-    default: 'auto',
-  }),
   EMBEDDINGS_CACHE_DIR: env.string({
     description: 'Where the compact GloVe vector file is built on first start and loaded afterwards',
     default: './data/cache',

@@ -13,7 +13,7 @@ import { SERVICE, VERSION } from './meta.ts';
 let stopService: (() => Promise<boolean>) | undefined;
 
 /**
- * A model that cannot load (missing files, TFJS_DEVICE=webgpu without a GPU) stops the process: an
+ * A model that cannot load (a missing file, ONNX_DEVICE=webgpu without a GPU) stops the process: an
  * orchestrator then shows the reason and restarts it, where staying up unready would hide it.
  */
 async function refuseToStart(logger: Logger, err: Error): Promise<never> {
