@@ -6,6 +6,8 @@ import { freePort } from './processes.ts';
 export interface OwnRedis {
   url: string;
   port: number;
+  /** The server's process id (for SIGSTOP/SIGCONT); undefined once it has been killed. */
+  readonly pid: number | undefined;
   /** Kills the server (SIGKILL: a crash, not a clean shutdown). */
   kill(): Promise<void>;
   /** Starts it again on the same port. */
@@ -55,6 +57,9 @@ export async function startOwnRedis(timeoutMs = 30_000): Promise<OwnRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+    },
     async kill() {
       if (!child || child.exitCode !== null) return;
       const exited = once(child, 'exit');

@@ -48,6 +48,8 @@ export const errorsApp = fp<ErrorsAppOptions>(
       // Without Redis ingest still takes events (rate limits per replica) and the rest serves on,
       // so an outage is reported but never takes every replica out of the load balancer.
       softChecks: sharedStateChecks(state),
+      // A Redis that stops answering is skipped at once (circuit open) instead of costing each request its timeout.
+      circuits: state.circuits,
     });
     await app.register(cookie);
     await app.register(websocket, { options: { maxPayload: 64 * 1024 }, preClose: closeGoingAway });

@@ -1,4 +1,4 @@
-import type { Logger } from '@trove/service-kit';
+import { FailureLog, type Logger } from '@trove/service-kit';
 import type { SharedState } from '@trove/shared-state';
 
 interface Entry<V> {
@@ -19,13 +19,16 @@ export class ReplicatedCache<V> {
   /** Bumped by every invalidation, so a read that raced one is not cached. */
   private invalidations = 0;
   private unsubscribe?: () => Promise<void>;
+  private readonly publishFailures: FailureLog;
 
   constructor(
     private readonly state: SharedState,
     private readonly channel: string,
     private readonly ttlMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.publishFailures = new FailureLog(`telling other replicas of changes (shared-state channel ${channel})`);
+  }
 
   async start(): Promise<void> {
     this.unsubscribe = await this.state.subscribe(this.channel, (key) => this.drop(key));
@@ -56,9 +59,10 @@ export class ReplicatedCache<V> {
    */
   async invalidate(key: string | number): Promise<void> {
     this.drop(String(key));
-    await this.state
-      .publish(this.channel, String(key))
-      .catch((err) => this.logger.warn({ err, channel: this.channel }, 'could not tell other replicas of a change'));
+    await this.state.publish(this.channel, String(key)).then(
+      () => this.publishFailures.recovered(this.logger),
+      (err) => this.publishFailures.failed(this.logger, err, { channel: this.channel }),
+    );
   }
 
   private drop(key: string): void {

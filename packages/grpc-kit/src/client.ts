@@ -71,6 +71,11 @@ export function createClient<M extends GenServiceMethods>(
   const serviceConfig = { loadBalancingConfig: [{ [options.loadBalancing ?? 'round_robin']: {} }] };
   const client = new grpc.Client(target, grpc.credentials.createInsecure(), {
     'grpc.service_config': JSON.stringify(serviceConfig),
+    // grpc-js reconnects each address in one loop of its own, with jittered exponential backoff, but
+    // up to 120 s apart by default: a back end restarted after a long outage would stay unused for
+    // up to two minutes. Capped so a recovered server is back in use within about 5 s.
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 5_000,
     ...options.channelOptions,
   });
   const retry = options.retry ?? { attempts: 1, initialBackoffMs: 0, maxBackoffMs: 0 };

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { FailureLog } from './failure-log.ts';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -25,7 +26,7 @@ async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
  * sending new work before the listener closes.
  */
 export class Readiness {
-  private readonly checks = new Map<string, { check: ReadinessCheck; required: boolean }>();
+  private readonly checks = new Map<string, { check: ReadinessCheck; required: boolean; log: FailureLog }>();
   private readonly detailSources = new Map<string, () => Record<string, unknown>>();
   private draining = false;
 
@@ -39,8 +40,14 @@ export class Readiness {
     check: ReadinessCheck,
     { required = true, details }: { required?: boolean; details?: () => Record<string, unknown> } = {},
   ): void {
-    this.checks.set(name, { check, required });
-    if (details) this.detailSources.set(name, details);
+    this.checks.set(name, { check, required, log: new FailureLog(`readiness check ${name}`) });
+    if (details) this.addDetails(name, details);
+  }
+
+  /** Figures under `details.<name>` of the report, with or without a check of that name. */
+  addDetails(name: string, details: () => Record<string, unknown>): void {
+    const before = this.detailSources.get(name);
+    this.detailSources.set(name, before ? () => ({ ...before(), ...details() }) : details);
   }
 
   startDraining(): void {
@@ -53,13 +60,15 @@ export class Readiness {
     details?: Record<string, Record<string, unknown>>;
   }> {
     const entries = await Promise.all(
-      [...this.checks].map(async ([name, { check, required }]) => {
+      [...this.checks].map(async ([name, { check, required, log: failures }]) => {
         try {
           await withTimeout(check, CHECK_TIMEOUT_MS);
+          failures.recovered(log, { check: name });
           return [name, 'ok'] as const;
         } catch (err) {
           // The reason goes to the log only: readiness is unauthenticated and errors can name hosts.
-          log.warn({ err, check: name }, `readiness check ${name} failed: ${(err as Error).message}`);
+          // Probed every few seconds: logged when it starts failing, then once a minute, then on recovery.
+          failures.failed(log, err, { check: name });
           return [name, required ? 'failed' : 'degraded'] as const;
         }
       }),

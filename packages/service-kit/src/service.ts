@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import fp from 'fastify-plugin';
+import { type CircuitBreaker, registerCircuitMetrics } from './circuit-breaker.ts';
 import { errorBody, handleError, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
@@ -91,6 +92,8 @@ export interface ServiceKitOptions {
   checks?: Record<string, ReadinessCheck>;
   /** Dependencies the app can serve without, in a lesser way: reported as `degraded`, never unready. */
   softChecks?: Record<string, ReadinessCheck>;
+  /** Breakers around optional dependencies: their state in /readyz (`details.<name>.circuit`) and /metrics. */
+  circuits?: readonly CircuitBreaker[];
   /** Where Prometheus text is served; false to serve it yourself. */
   metricsPath?: string | false;
 }
@@ -107,6 +110,10 @@ export const serviceKit = fp<ServiceKitOptions>(
     for (const [name, check] of Object.entries(options.softChecks ?? {})) {
       readiness.add(name, check, { required: false });
     }
+    for (const breaker of options.circuits ?? []) {
+      readiness.addDetails(breaker.name, () => ({ circuit: breaker.state }));
+    }
+    registerCircuitMetrics(registry, [...(options.circuits ?? [])]);
     app.decorate('metricsRegistry', registry);
     app.decorate('readiness', readiness);
 

@@ -75,6 +75,8 @@ export function createMemorySharedState(options: MemorySharedStateOptions): Shar
 
     subscriptionEpoch: () => 0,
 
+    circuits: [],
+
     async ping() {
       assertOpen();
     },

@@ -1,3 +1,4 @@
+import { backoffDelay, type CircuitBreaker } from '@trove/service-kit';
 import { Redis, ReplyError } from 'ioredis';
 import { RedisUnreachableError, redisAddress } from './redis-address.ts';
 import type { SharedStateLogger } from './types.ts';
@@ -28,7 +29,7 @@ export function openConnection(
     // The default (20) keeps a request queued through ~20 reconnect attempts,
     // so a dead Redis would stall every HTTP request for tens of seconds.
     // With 2 a request fails after a few quick attempts; the client itself
-    // keeps reconnecting in the background (default backoff, capped at 5 s).
+    // keeps reconnecting in the background (backoff with jitter, capped at 5 s).
     maxRetriesPerRequest: 2,
     // Kept on so that commands issued during start-up or a brief reconnect
     // wait for the connection instead of failing at once; the two bounds
@@ -39,6 +40,9 @@ export function openConnection(
     commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS,
     disconnectTimeout: DISCONNECT_TIMEOUT_MS,
+    // ioredis reconnects in one loop per connection (and re-subscribes the subscriber's channels);
+    // jitter keeps replicas cut off by the same outage from reconnecting in step.
+    retryStrategy: (times: number) => backoffDelay(times - 1, { baseMs: 100, maxMs: 5_000 }),
   });
 
   // Without a listener ioredis prints every reconnect failure to stderr.
@@ -66,13 +70,16 @@ export function openConnection(
 export class ConnectionWatch {
   readonly #client: Redis;
   readonly #address: string;
+  readonly #breaker: CircuitBreaker | undefined;
   #everReady = false;
   #connects = 0;
   #lastProblem: string | undefined;
 
-  constructor(client: Redis, redisUrl: string) {
+  /** With a breaker, commands fail at once while it is open, and each outcome is reported to it. */
+  constructor(client: Redis, redisUrl: string, breaker?: CircuitBreaker) {
     this.#client = client;
     this.#address = redisAddress(redisUrl);
+    this.#breaker = breaker;
     client.on('ready', () => {
       this.#everReady = true;
       this.#connects++;
@@ -106,10 +113,21 @@ export class ConnectionWatch {
    */
   async run<T>(command: () => Promise<T>): Promise<T> {
     if (this.#everReady && !this.ready) throw this.unreachable();
+    if (this.#breaker?.isOpen) {
+      throw new RedisUnreachableError(
+        `Redis at ${this.#address} is not answering (circuit open: commands skip it until a probe answers)`,
+      );
+    }
     try {
-      return await command();
+      const result = await command();
+      this.#breaker?.succeeded();
+      return result;
     } catch (err) {
-      if (err instanceof ReplyError) throw err;
+      if (err instanceof ReplyError) {
+        this.#breaker?.succeeded();
+        throw err;
+      }
+      this.#breaker?.failed(err);
       throw this.unreachable(err);
     }
   }

@@ -1,3 +1,4 @@
+import { CircuitBreaker } from '@trove/service-kit';
 import type { Redis } from 'ioredis';
 import { closedError } from './handlers.ts';
 import { keyspace } from './keys.ts';
@@ -34,7 +35,30 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
   // the channel name; otherwise two deployments on one server would hear each other.
   const keys = keyspace(keyPrefix, `${keyPrefix}db${redisDatabase(redisUrl)}:`);
   const client = openConnection(redisUrl, keyPrefix, 'cmd', logger) as CommandClient;
-  const watch = new ConnectionWatch(client, redisUrl);
+  const address = redisAddress(redisUrl);
+  let openedAt = 0;
+  const breaker = new CircuitBreaker({
+    name: 'redis',
+    // PING straight on the connection (the breaker would refuse it), bounded by the command timeout.
+    probe: () => client.ping(),
+    onChange: (state, err) => {
+      if (state === 'open') {
+        openedAt = Date.now();
+        logger.warn(
+          { err, redis: address, dependency: 'redis' },
+          `shared-state: Redis at ${address} stopped answering; requests go on without it (rate limits per process, no live updates, no shared cache) until it answers again`,
+        );
+      } else {
+        decidingLocally = false;
+        (logger.info ?? logger.warn).call(
+          logger,
+          { redis: address, dependency: 'redis', outageMs: Date.now() - openedAt },
+          `shared-state: Redis at ${address} answers again after ${((Date.now() - openedAt) / 1000).toFixed(1)} s`,
+        );
+      }
+    },
+  });
+  const watch = new ConnectionWatch(client, redisUrl, breaker);
   const localBuckets = new MemoryStore();
   let decidingLocally = false;
   client.on('ready', () => {
@@ -82,7 +106,7 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
         if (!decidingLocally) {
           decidingLocally = true;
           logger.warn(
-            { err, redis: redisAddress(redisUrl) },
+            { err, redis: address },
             'shared-state: rate limits are decided by this process alone until Redis is back',
           );
         }
@@ -107,6 +131,8 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
 
     subscriptionEpoch: () => subscriber.epoch,
 
+    circuits: [breaker],
+
     async ping() {
       assertOpen();
       // Bounded by the connection's commandTimeout and maxRetriesPerRequest.
@@ -114,6 +140,7 @@ export function createRedisSharedState(options: RedisSharedStateOptions): Shared
     },
 
     close() {
+      breaker.stop();
       closing ??= Promise.all([closeConnection(client), subscriber.close()]).then(() => undefined);
       return closing;
     },

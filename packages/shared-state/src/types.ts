@@ -1,3 +1,5 @@
+import type { CircuitBreaker } from '@trove/service-kit';
+
 /**
  * The "Redis seam": the only shared-state surface our HTTP services use.
  * Kept deliberately small so the in-memory and Redis backends can honour
@@ -9,6 +11,8 @@ export type SharedStateBackend = 'memory' | 'redis';
 /** Structurally compatible with pino, so services can pass their logger as is. */
 export interface SharedStateLogger {
   warn(obj: object, msg: string): void;
+  /** Recoveries are logged here when present (else as warnings). */
+  info?(obj: object, msg: string): void;
 }
 
 export interface RateLimitRule {
@@ -64,6 +68,12 @@ export interface SharedState {
    * pub/sub notes this before it reads and trusts an entry only while the value is still the same.
    */
   subscriptionEpoch(): number | undefined;
+
+  /**
+   * The circuit breakers around the backend (none in memory): while one is open, calls fail at once
+   * instead of waiting on a server that does not answer. For /readyz and metrics.
+   */
+  readonly circuits: readonly CircuitBreaker[];
 
   /** For readiness checks: rejects (within a couple of seconds) when the backend is unreachable. */
   ping(): Promise<void>;

@@ -41,9 +41,11 @@ describe('redis backend against a dead server', () => {
     const rule = { limit: 1, windowMs: 60_000 };
     expect(await state.rateLimit('k', rule)).toMatchObject({ allowed: true, shared: false });
     expect(await state.rateLimit('k', rule)).toMatchObject({ allowed: false, shared: false });
-    // One warning per outage for the connection, one for the fallback; not one per attempt.
+    // One warning per outage for the connection, one as the circuit opens (three failures in a
+    // row: later calls skip Redis at once), one for the fallback; not one per attempt.
     expect(logger.warn.mock.calls.map(([, msg]) => msg)).toEqual([
       'shared-state: Redis at redis://127.0.0.1:1 unreachable; reconnecting in the background',
+      'shared-state: Redis at redis://127.0.0.1:1 stopped answering; requests go on without it (rate limits per process, no live updates, no shared cache) until it answers again',
       'shared-state: rate limits are decided by this process alone until Redis is back',
     ]);
     expect(state.subscriptionEpoch()).toBeUndefined();
@@ -71,6 +73,22 @@ describe('redis backend against a dead server', () => {
       const state = open(`redis://127.0.0.1:${port}`, 'trove-test:silent:');
       const took = await elapsedMs(() => expect(state.ping()).rejects.toThrow());
       expect(took).toBeLessThan(FAIL_FAST_MS);
+      await state.close();
+    });
+
+    it('opens its circuit after three timeouts in a row, then fails at once and falls back', async () => {
+      const { port } = server.address() as AddressInfo;
+      const state = open(`redis://127.0.0.1:${port}`, 'trove-test:silent:');
+      for (let i = 0; i < 3; i++) await expect(state.cacheGet('k')).rejects.toThrow();
+      expect(state.circuits.map((c) => [c.name, c.state])).toEqual([['redis', 'open']]);
+      const took = await elapsedMs(async () => {
+        await expect(state.cacheGet('k')).rejects.toThrow('circuit open');
+        expect(await state.rateLimit('k', { limit: 5, windowMs: 1_000 })).toMatchObject({
+          allowed: true,
+          shared: false,
+        });
+      });
+      expect(took).toBeLessThan(50);
       await state.close();
     });
   });

@@ -1,4 +1,4 @@
-import type { Logger } from '@trove/service-kit';
+import { FailureLog, type Logger } from '@trove/service-kit';
 import type { SharedState } from '@trove/shared-state';
 import type { IssueChange } from '../ingest/event-writer.ts';
 import { type IssueJson, issueJson } from '../issues/issue-json.ts';
@@ -21,6 +21,8 @@ const OPEN = 1;
 export class LiveUpdates {
   private readonly sockets = new Set<LiveSocket>();
   private unsubscribe?: () => Promise<void>;
+  /** One line when publishing starts failing, one a minute while it does, one when it works again. */
+  private readonly publishFailures = new FailureLog('publishing live updates to shared state');
 
   constructor(
     private readonly state: SharedState,
@@ -52,8 +54,9 @@ export class LiveUpdates {
   onIssueChanges = (changes: IssueChange[]): void => {
     for (const change of changes) {
       const type = change.created ? 'IssueCreated' : 'IssueUpdated';
-      this.publish(type, issueJson(change.issue, change.issue.project_slug)).catch((err) =>
-        this.logger.warn({ err }, 'could not publish a live update'),
+      this.publish(type, issueJson(change.issue, change.issue.project_slug)).then(
+        () => this.publishFailures.recovered(this.logger),
+        (err) => this.publishFailures.failed(this.logger, err),
       );
     }
   };
