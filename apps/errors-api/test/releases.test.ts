@@ -97,4 +97,45 @@ describe.each(ENGINES)('releases, environments and tags ($name)', (engine) => {
     expect(noRelease.status).toBe(400);
     expect(noRelease.json.error).toMatch(/names a release/);
   });
+
+  it('searches like Sentry: is:, level:, release:, environment:, user.email:, any tag, free text, negation, sorts', async () => {
+    const titles = async (path: string) => {
+      const res = await api.call('GET', path);
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      return res.json.data.map((i: { title: string }) => i.title.replace(/^TypeError: | failed$/g, '')).sort();
+    };
+    const q = (query: string, extra = '') =>
+      titles(`/api/0/projects/default/issues?query=${encodeURIComponent(query)}${extra}`);
+    expect(await q('release:shop@1.0.0')).toEqual(['checkout']);
+    expect(await q('release:shop@1.1.0')).toEqual(['checkout', 'login']);
+    // Each term matches any of the issue's events (tags are counted per issue, not per event).
+    expect(await q('environment:production release:shop@1.1.0')).toEqual(['checkout', 'login']);
+    expect(await q('environment:staging')).toEqual(['checkout']);
+    expect(await q('user.email:a@example.com')).toEqual(['checkout']);
+    expect(await q('region:[eu,us]')).toEqual(['checkout', 'login']);
+    expect(await q('!region:eu release:shop@1.1.0')).toEqual(['login']);
+    expect(await q('is:unresolved level:error checkout')).toEqual(['checkout']);
+    expect(await q('"login failed"')).toEqual(['login']);
+    expect(await q('first_release:shop@2.0.0')).toEqual(['payment']);
+    expect(await titles('/api/0/projects/default/issues?environment=staging')).toEqual(['checkout']);
+    expect(await titles('/api/0/projects/default/issues?release=shop@2.0.1&query=is:unresolved')).toEqual(['payment']);
+
+    const sorted = async (sort: string) =>
+      (await api.call('GET', `/api/0/projects/default/issues?sort=${sort}`)).json.data.map((i: { title: string }) =>
+        i.title.replace(/^TypeError: | failed$/g, ''),
+      );
+    expect((await sorted('freq'))[0]).toBe('payment');
+    expect((await sorted('new'))[0]).toBe('no-release');
+    expect((await sorted('date'))[0]).toBe('no-release');
+    expect((await sorted('user'))[0]).toBe('checkout');
+
+    const typo = await api.call('GET', '/api/0/projects/default/issues?query=is:unresloved');
+    expect(typo.status).toBe(400);
+    expect(typo.json.error).toMatch(/Did you mean "unresolved"\?/);
+    expect((await api.call('GET', '/api/0/projects/default/issues?query=level:eror')).json.error).toMatch(
+      /Did you mean "error"/,
+    );
+    expect((await api.call('GET', '/api/0/projects/default/issues?query=release:')).status).toBe(400);
+    expect((await api.call('GET', '/api/0/projects/default/issues?sort=loudest')).status).toBe(400);
+  });
 });

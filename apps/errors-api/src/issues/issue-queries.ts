@@ -4,6 +4,8 @@ import { LEVELS } from '../ingest/event-shape.ts';
 import { STATUSES } from '../schemas/issues.ts';
 import { notAllowed } from '../schemas/suggest.ts';
 import type { IssueRow } from './issue-json.ts';
+import { likePattern, parseSearch, searchConditions } from './search-query.ts';
+import { SORTS, type SortKey } from './sorts.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,17 +27,21 @@ export function parseFilter(raw: string | undefined, allowed: readonly string[],
 export const parseStatusFilter = (raw?: string) => parseFilter(raw, STATUSES, 'status');
 export const parseLevelFilter = (raw?: string) => parseFilter(raw, LEVELS, 'level');
 
-/** Escapes LIKE wildcards so a search for "100%" finds that text and nothing more. */
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export interface IssueFilter {
   projectId: number;
   statuses?: string[];
   levels?: string[];
+  /** Case-insensitive substring of the title. */
   titleContains?: string;
+  /** Sentry search syntax (see search-query.ts). */
+  query?: string;
+  environment?: string;
+  release?: string;
+  sort?: SortKey;
 }
 
-export async function listIssues(db: ErrorsDatabase, filter: IssueFilter, page: Page) {
+/** The WHERE clause (over `issues`) and its parameters for a filter. */
+export function issueWhere(filter: IssueFilter): { clause: string; params: unknown[] } {
   const where = ['project_id = $1'];
   const params: unknown[] = [filter.projectId];
   if (filter.statuses) {
@@ -50,13 +56,23 @@ export async function listIssues(db: ErrorsDatabase, filter: IssueFilter, page: 
     params.push(likePattern(filter.titleContains));
     where.push(`title ILIKE $${params.length} ESCAPE '\\'`);
   }
-  const clause = where.join(' AND ');
+  const search = parseSearch(filter.query ?? '');
+  // ?environment= and ?release= are the same as the search keys (Sentry's global filters).
+  if (filter.environment) search.terms.push({ key: 'environment', values: [filter.environment], negated: false });
+  if (filter.release) search.terms.push({ key: 'release', values: [filter.release], negated: false });
+  where.push(...searchConditions(search, params));
+  return { clause: where.join(' AND '), params };
+}
+
+export async function listIssues(db: ErrorsDatabase, filter: IssueFilter, page: Page, columns = '*') {
+  const { clause, params } = issueWhere(filter);
   const [counted] = await db.sql.query<{ total: string | number }>(
     `SELECT count(*) AS total FROM issues WHERE ${clause}`,
     params,
   );
-  const rows = await db.sql.query<IssueRow>(
-    `SELECT * FROM issues WHERE ${clause} ORDER BY last_seen DESC, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+  const rows = await db.sql.query<IssueRow & { user_count: number | string }>(
+    `SELECT ${columns} FROM issues WHERE ${clause} ORDER BY ${SORTS[filter.sort ?? 'date']}, id
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, page.per_page, (page.page - 1) * page.per_page],
   );
   return { rows, total: Number(counted?.total ?? 0) };

@@ -1,4 +1,5 @@
 import { LEVELS } from '../ingest/event-shape.ts';
+import { SORTS } from '../issues/sorts.ts';
 import {
   anyObject,
   commonErrors,
@@ -72,7 +73,7 @@ const base = { tags: ['issues'], security: sessionSecurity } as const;
 
 export const listIssuesSchema = {
   ...base,
-  summary: 'Issues of a project, most recently seen first',
+  summary: 'Issues of a project, filtered by status, level, environment, release or a Sentry-style search, sorted',
   params: slugParams,
   querystring: {
     type: 'object',
@@ -80,6 +81,20 @@ export const listIssuesSchema = {
       ...pageQueryProperties,
       status: { type: 'string', description: 'Comma-separated statuses, e.g. `unresolved,ignored`' },
       level: { type: 'string', description: 'Comma-separated levels, e.g. `error,fatal`' },
+      query: {
+        type: 'string',
+        maxLength: 1000,
+        description:
+          'Sentry search syntax: `is:unresolved level:error release:1.2.0 environment:prod user.email:a@b.c key:value` and free text (title or culprit); `!key:value` negates, `key:[a,b]` is any of, quotes keep spaces. `is` takes unresolved, resolved, ignored; `level` and `first_release` read the issue, every other key a tag of its events',
+      },
+      sort: {
+        type: 'string',
+        enum: Object.keys(SORTS),
+        default: 'date',
+        description: 'date or last_seen (default), new or first_seen, freq or events, user or users',
+      },
+      environment: { type: 'string', maxLength: 200, description: 'Only issues with events of this environment' },
+      release: { type: 'string', maxLength: 200, description: 'Only issues with events of this release' },
     },
     additionalProperties: false,
   },

@@ -1,54 +1,34 @@
 import type { ErrorsDatabase } from '../db.ts';
-import type { IssueRow } from '../issues/issue-json.ts';
+import { listIssues } from '../issues/issue-queries.ts';
+import { SORTS, type SortKey } from '../issues/sorts.ts';
 
-export const SORTS = {
-  last_seen: 'last_seen DESC',
-  first_seen: 'first_seen DESC',
-  events: 'count DESC',
-  users: 'user_count DESC',
-} as const;
-export type SortKey = keyof typeof SORTS;
+export { SORTS, type SortKey };
 
 export interface IssueListQuery {
   projectId: number;
   status?: string;
   level?: string;
-  /** Matched against title and culprit, case-insensitive, wildcards taken literally. */
+  /** Sentry search syntax; plain words match title and culprit, case-insensitive, wildcards taken literally. */
   q?: string;
   sort: SortKey;
   page: number;
   perPage: number;
 }
 
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** One page of a project's issues for the dashboard, with the total for pagination. */
-export async function listIssuePage(db: ErrorsDatabase, query: IssueListQuery) {
-  const where = ['project_id = $1'];
-  const params: unknown[] = [query.projectId];
-  if (query.status) {
-    params.push(query.status);
-    where.push(`status = $${params.length}`);
-  }
-  if (query.level) {
-    params.push(query.level);
-    where.push(`level = $${params.length}`);
-  }
-  if (query.q) {
-    params.push(likePattern(query.q));
-    where.push(`(title ILIKE $${params.length} ESCAPE '\\' OR culprit ILIKE $${params.length} ESCAPE '\\')`);
-  }
-  const clause = where.join(' AND ');
-  const [counted] = await db.sql.query<{ total: string | number }>(
-    `SELECT count(*) AS total FROM issues WHERE ${clause}`,
-    params,
+/** One page of a project's issues for the dashboard, with the total for pagination (the API's own query). */
+export function listIssuePage(db: ErrorsDatabase, query: IssueListQuery) {
+  return listIssues(
+    db,
+    {
+      projectId: query.projectId,
+      statuses: query.status ? [query.status] : undefined,
+      levels: query.level ? [query.level] : undefined,
+      query: query.q,
+      sort: query.sort,
+    },
+    { page: query.page, per_page: query.perPage },
+    'id, project_id, title, culprit, level, status, count, user_count, first_seen, last_seen, first_release, last_release',
   );
-  const rows = await db.sql.query<IssueRow & { user_count: number | string }>(
-    `SELECT id, project_id, title, culprit, level, status, count, user_count, first_seen, last_seen FROM issues WHERE ${clause}
-     ORDER BY ${SORTS[query.sort]}, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, query.perPage, (query.page - 1) * query.perPage],
-  );
-  return { rows, total: Number(counted?.total ?? 0) };
 }
 
 /**

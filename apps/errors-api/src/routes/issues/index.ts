@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { readPayload } from '../../ingest/prepare-event.ts';
 import { type IssueRow, issueJson } from '../../issues/issue-json.ts';
 import { findIssue, listIssues, type Page, parseLevelFilter, parseStatusFilter } from '../../issues/issue-queries.ts';
+import type { SortKey } from '../../issues/sorts.ts';
 import { findProject } from '../../projects/project-store.ts';
 import {
   getIssueSchema,
@@ -16,21 +17,30 @@ import {
 
 type IdParams = { Params: { id: string } };
 type SlugParams = { Params: { slug: string } };
+interface IssueListParams {
+  status?: string;
+  level?: string;
+  query?: string;
+  sort?: SortKey;
+  environment?: string;
+  release?: string;
+}
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, live }) => {
   app.addHook('onRequest', requireUser(db));
 
-  app.get<SlugParams & { Querystring: Page & { status?: string; level?: string } }>(
+  app.get<SlugParams & { Querystring: Page & IssueListParams }>(
     '/api/0/projects/:slug/issues',
     { schema: listIssuesSchema },
     async (request) => {
-      const { page, per_page, status, level } = request.query;
+      const { page, per_page, status, level, query, sort, environment, release } = request.query;
       const statuses = parseStatusFilter(status);
       const levels = parseLevelFilter(level);
       const project = await findProject(db, request.params.slug);
-      const { rows, total } = await listIssues(db, { projectId: project.id, statuses, levels }, { page, per_page });
+      const filter = { projectId: project.id, statuses, levels, query, sort, environment, release };
+      const { rows, total } = await listIssues(db, filter, { page, per_page });
       return { data: rows.map((r) => issueJson(r, project.slug)), total, page, per_page };
     },
   );

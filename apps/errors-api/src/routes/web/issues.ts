@@ -1,3 +1,4 @@
+import { HttpError } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { readPayload } from '../../ingest/prepare-event.ts';
@@ -38,7 +39,7 @@ export const issuePages: FastifyPluginAsync<AppContext> = async (app, { db }) =>
     const sort = oneOf(query.sort, Object.keys(SORTS), 'last_seen') as SortKey;
     const q = (query.q ?? '').trim().slice(0, 200);
     const page = pageNumber(query.page);
-    const { rows, total } = await listIssuePage(db, {
+    const listed = await listIssuePage(db, {
       projectId: project.json.id,
       status: status || undefined,
       level: level || undefined,
@@ -46,7 +47,13 @@ export const issuePages: FastifyPluginAsync<AppContext> = async (app, { db }) =>
       sort,
       page,
       perPage: PER_PAGE,
+    }).catch((err: unknown) => {
+      // A search the syntax refuses is shown with the reason, as the API words it.
+      if (err instanceof HttpError) return { status: err.statusCode, json: { error: err.message } };
+      throw err;
     });
+    if ('status' in listed) return sendPage(reply, errorPage(viewer, listed), listed.status);
+    const { rows, total } = listed;
     const charts = await dailyEvents(
       db,
       rows.map((r) => r.id),

@@ -69,7 +69,7 @@ ${select(
   LEVEL_CHOICES.map((l) => [l, l || 'any']),
   view.level,
 )}
-<label for="f-q">Search title or culprit</label><input id="f-q" name="q" type="search" maxlength="200" value="${view.q}">
+<label for="f-q">Search</label><input id="f-q" name="q" type="search" maxlength="200" value="${view.q}" placeholder="words, release:1.2.0, environment:prod, key:value" aria-describedby="f-q-help"><small id="f-q-help" class="sr">Words match title or culprit; key:value matches a tag such as release, environment or user.email, as in Sentry</small>
 ${select('sort', 'Sort by', SORT_CHOICES, view.sort)}
 <button type="submit">Apply</button>
 </form>
