@@ -33,6 +33,7 @@ import { searchRoutes } from './routes/search/index.ts';
 import { statsRoutes } from './routes/stats/index.ts';
 import { tagRoutes } from './routes/tags/index.ts';
 import { transferRoutes } from './routes/transfer/index.ts';
+import { useStrictValidation } from './schemas/validation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +60,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     // Only the database: memory-api shares nothing through Redis, so it neither opens nor waits for it.
     await app.register(serviceKit, { service: SERVICE, checks: { database: () => db.ping() } });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
+    useStrictValidation(app);
     const routes = collectRoutes(app);
     const resolved = embedder ?? (await openEmbedder(config));
     if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);

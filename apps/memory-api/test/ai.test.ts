@@ -120,7 +120,7 @@ describe('POST /extract', () => {
       [{ content: 'Alice works here.', max_facts: 'many' }, /max_facts/],
       [{ content: 'Alice works here.', type: 'rumour' }, /unknown memory type "rumour"/],
       [{ content: 'Alice works here.', model: 'gpt-x' }, /EXTRACT_LLM_URL is not set/],
-      [{ content: 'Alice works here.', namespace: 7 }, /namespace must be a non-empty string/],
+      [{ content: 'Alice works here.', namespace: 7 }, /namespace must be a string, not an integer/],
       [{ content: 'Alice works here.', tags: [{}] }, /tags/],
       [{ content: 'Alice works here.', store: 'maybe' }, /store/],
     ];

@@ -1,72 +1,36 @@
-import { offsetField } from '../schemas/requests.ts';
+import { Type } from 'typebox';
+import { Limit, Namespace, Offset, OptBool, OptInt, OptNumber, Strict } from '../schemas/fields.ts';
 
-/**
- * Request schemas of the lifecycle and maintenance routes, typed as the spec types them. Fields
- * the spec leaves untyped are listed without a type and checked by the handlers, so a wrong
- * value gets a 400 naming the field. Unknown fields are ignored, as on every other route.
- */
-const any = {};
-const dryRun = { type: 'boolean' } as const;
-
-export const cycleBody = {
-  type: 'object',
-  properties: {
-    dry_run: dryRun,
-    namespace: any,
-    older_than_days: any,
-    max_access_count: any,
-    prune_expired: { type: 'boolean' },
-    ttl_days: any,
-  },
-} as const;
-
-export const promoteBody = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } as const;
-
-export const deprecatedQuery = {
-  type: 'object',
-  properties: {
-    namespace: { type: 'string' },
-    limit: { type: 'integer' },
-    offset: offsetField,
-  },
-} as const;
-
+/** Request schemas of the lifecycle and maintenance routes. */
+export const cycleBody = Strict({
+  dry_run: OptBool(),
+  namespace: Namespace,
+  older_than_days: OptInt(),
+  max_access_count: OptInt(),
+  prune_expired: OptBool(),
+  ttl_days: OptInt(),
+});
+export const promoteBody = Strict({ id: Type.String() });
+export const deprecatedQuery = Strict({ namespace: Namespace, limit: Limit, offset: Offset });
 /** ImportanceRequest */
-export const importanceBody = { type: 'object', properties: { namespace: any } } as const;
-
+export const importanceBody = Strict({ namespace: Namespace });
 /** PruneRequest */
-export const pruneBody = {
-  type: 'object',
-  properties: { dry_run: dryRun, namespace: any, ttl_days: { type: 'integer' } },
-} as const;
-
+export const pruneBody = Strict({ dry_run: OptBool(), namespace: Namespace, ttl_days: OptInt() });
 /** ConsolidateRequest */
-export const consolidateBody = {
-  type: 'object',
-  properties: { dry_run: dryRun, namespace: any, threshold: { type: 'number' } },
-} as const;
-
+export const consolidateBody = Strict({ dry_run: OptBool(), namespace: Namespace, threshold: OptNumber() });
 /** ConsolidatePairRequest */
-export const consolidatePairBody = {
-  type: 'object',
-  required: ['id_keep', 'id_remove'],
-  properties: { id_keep: { type: 'string' }, id_remove: { type: 'string' }, hard_delete: { type: 'boolean' } },
-} as const;
-
+export const consolidatePairBody = Strict({
+  id_keep: Type.String(),
+  id_remove: Type.String(),
+  hard_delete: OptBool(),
+});
 /** AgingRequest */
-export const agingBody = {
-  type: 'object',
-  properties: {
-    action: { type: 'string' },
-    dry_run: dryRun,
-    namespace: any,
-    max_access_count: any,
-    older_than_days: any,
-  },
-} as const;
-
+export const agingBody = Strict({
+  action: Type.Optional(Type.String()),
+  dry_run: OptBool(),
+  namespace: Namespace,
+  max_access_count: OptInt(),
+  older_than_days: OptInt(),
+});
 /** OrphansRequest */
-export const orphansBody = {
-  type: 'object',
-  properties: { limit: { type: 'integer' }, namespace: any, threshold: { type: 'number' } },
-} as const;
+export const orphansBody = Strict({ limit: Limit, namespace: Namespace, threshold: OptNumber() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFSET_MAX } from '../schemas/requests.ts';
+import { OFFSET_MAX } from '../schemas/fields.ts';
 
 /**
  * The MCP tools, one per HTTP operation. Each tool is a thin description of a route: its

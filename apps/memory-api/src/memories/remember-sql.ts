@@ -25,7 +25,8 @@ const NEW_MEMORY = {
  * cost a third of the statement, and `storedRow` knows the rest.
  * $1 id, $2 content, $3 tags (JSON), $4 namespace, $5 type, $6 metadata, $7 source, $8 source_type,
  * $9 author_type, $10 hash, $11 valid_from, $12 valid_until, $13 embedding (hex), $14 model, $15 now,
- * $16 actor, $17 created evidence, $18 links (JSON [{id, weight}]), $19 retired id, $20 similarity.
+ * $16 actor, $17 created evidence, $18 importance, $19 pinned, $20 links (JSON [{id, weight}]), $21 retired id,
+ * $22 similarity.
  */
 export const REMEMBER_SQL = `WITH new_row AS (
   INSERT INTO memories (id, content, tags, namespace, memory_type, metadata, source, source_type, author_type,
@@ -33,34 +34,34 @@ export const REMEMBER_SQL = `WITH new_row AS (
     importance, pinned, status, access_count, helpful_count, unhelpful_count)
   SELECT $1::uuid, $2, ARRAY(SELECT jsonb_array_elements_text($3::jsonb)), $4, $5, $6::jsonb, $7, $8, $9, $10,
     $11::timestamptz, $12::timestamptz, decode($13, 'hex'), $14, $15::timestamptz, $15::timestamptz,
-    ${NEW_MEMORY.importance}, ${NEW_MEMORY.pinned}, '${NEW_MEMORY.status}', ${NEW_MEMORY.accessCount},
+    $18::float8, $19::boolean, '${NEW_MEMORY.status}', ${NEW_MEMORY.accessCount},
     ${NEW_MEMORY.helpfulCount}, ${NEW_MEMORY.unhelpfulCount}
    WHERE NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = $10 AND namespace = $4 AND status = 'active')
   RETURNING *
 ), retired AS (
   UPDATE memories SET status = 'deprecated', deprecated_at = $15::timestamptz, updated_at = $15::timestamptz
-   WHERE $19::uuid IS NOT NULL AND id = $19::uuid AND status = 'active' AND EXISTS (SELECT 1 FROM new_row)
+   WHERE $21::uuid IS NOT NULL AND id = $21::uuid AND status = 'active' AND EXISTS (SELECT 1 FROM new_row)
   RETURNING id
 ), edges AS (
   INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
   SELECT gen_random_uuid(), n.id, (l->>'id')::uuid, 'similar_to', (l->>'weight')::float8, $15::timestamptz
-    FROM new_row n, jsonb_array_elements($18::jsonb) l
+    FROM new_row n, jsonb_array_elements($20::jsonb) l
   UNION ALL
-  SELECT gen_random_uuid(), r.id, n.id, 'superseded_by', $20::float8, $15::timestamptz FROM retired r, new_row n
+  SELECT gen_random_uuid(), r.id, n.id, 'superseded_by', $22::float8, $15::timestamptz FROM retired r, new_row n
   ON CONFLICT DO NOTHING
 ), events AS (
   INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
   SELECT memory_id, kind, $16, evidence, $15::timestamptz FROM (
     SELECT 1 AS ord, n.id AS memory_id, 'created' AS kind, $17::jsonb AS evidence FROM new_row n
     UNION ALL
-    SELECT 2, r.id, 'superseded', jsonb_build_object('by', $1::text, 'similarity', $20::float8) FROM retired r
+    SELECT 2, r.id, 'superseded', jsonb_build_object('by', $1::text, 'similarity', $22::float8) FROM retired r
     UNION ALL
-    SELECT 3, $1::uuid, 'supersedes', jsonb_build_object('id', r.id::text, 'similarity', $20::float8) FROM retired r
+    SELECT 3, $1::uuid, 'supersedes', jsonb_build_object('id', r.id::text, 'similarity', $22::float8) FROM retired r
   ) e ORDER BY ord
 )
 SELECT id::text AS id, metadata FROM new_row`;
 
-/** The usual case (no neighbour close enough to link, nothing retired): the first 17 parameters. */
+/** The usual case (no neighbour close enough to link, nothing retired): the first 19 parameters. */
 export const REMEMBER_PLAIN_SQL = `${REMEMBER_SQL.slice(0, REMEMBER_SQL.indexOf('), retired AS ('))}
 ), events AS (
   INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
@@ -86,7 +87,7 @@ export interface RememberWrite {
 /**
  * The statement for one remember and its parameters. Planning the full statement costs more than
  * running it, and most writes need only the row and its event: with nothing to link or retire,
- * REMEMBER_PLAIN_SQL (`plain`) and its first 17 parameters.
+ * REMEMBER_PLAIN_SQL (`plain`) and its first 19 parameters.
  */
 export function rememberParams(write: RememberWrite): { plain: boolean; params: unknown[] } {
   const { input, hash } = write;
@@ -108,6 +109,8 @@ export function rememberParams(write: RememberWrite): { plain: boolean; params: 
     write.now.toISOString(),
     input.authorType ?? input.sourceType,
     JSON.stringify({ content_hash: hash, ...input.evidence }),
+    input.importance ?? NEW_MEMORY.importance,
+    input.pinned ?? NEW_MEMORY.pinned,
   ];
   const plain = write.links.length === 0 && !write.retired;
   if (!plain) params.push(JSON.stringify(write.links), write.retired?.id ?? null, write.retired?.score ?? null);
@@ -136,5 +139,7 @@ export function storedRow(write: RememberWrite, stored: Record<string, unknown>)
     lastAccessedAt: null,
     deprecatedAt: null,
     ...NEW_MEMORY,
+    importance: input.importance ?? NEW_MEMORY.importance,
+    pinned: input.pinned ?? NEW_MEMORY.pinned,
   };
 }

@@ -19,6 +19,9 @@ export interface NewMemory {
   validFrom: Date | null;
   validUntil: Date | null;
   detectContradiction: boolean;
+  /** 0.5 and false when not given. */
+  importance?: number;
+  pinned?: boolean;
   /** Evidence recorded on the `created` event (e.g. that the type was inferred). */
   evidence: Record<string, unknown>;
 }

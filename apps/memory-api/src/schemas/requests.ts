@@ -1,155 +1,120 @@
-/**
- * Request schemas, as the spec types them. Fields the spec leaves untyped ("unspecified") are
- * listed without a type and checked by the handlers (routes/parse.ts), so that a wrong value
- * gets a message naming the field and, for `type` and `strategy`, the valid vocabulary.
- */
-const any = {};
+import { Type } from 'typebox';
+import { RECALL_STRATEGIES } from '../config.ts';
+import {
+  Fraction,
+  Id,
+  Limit,
+  MemoryType,
+  Metadata,
+  Namespace,
+  Offset,
+  OptBool,
+  OptText,
+  Strict,
+  Tags,
+  Text,
+  Timestamp,
+} from './fields.ts';
 
-/**
- * The largest `offset` accepted by every listing. The spec sets none; without one a number past
- * Postgres's bigint reached the database and answered 500. Nobody pages two billion rows deep.
- */
-export const OFFSET_MAX = 2_147_483_647;
-export const offsetField = { type: 'integer', minimum: 0, maximum: OFFSET_MAX } as const;
-const stringArray = { type: 'array', items: { type: 'string' } } as const;
-const idBody = (extra: Record<string, unknown> = {}, required: string[] = ['id']) =>
-  ({ type: 'object', required, properties: { id: { type: 'string' }, ...extra } }) as const;
+/** Request schemas of the memory routes, as the spec names them (RememberRequest...). */
+const opt = Type.Optional;
+const idBody = Strict({ id: Id });
 
-export const rememberBody = {
-  type: 'object',
-  required: ['content'],
-  properties: {
-    content: { type: 'string', minLength: 1, maxLength: 200_000 },
-    tags: stringArray,
-    namespace: any,
-    type: any,
-    metadata: any,
-    category: any,
-    entity: any,
-    source: any,
-    source_type: any,
-    author_type: any,
-    detect_contradiction: { type: 'boolean' },
-    valid_from: any,
-    valid_until: any,
-  },
-} as const;
+export const rememberBody = Strict({
+  content: Type.String({ minLength: 1, maxLength: 200_000 }),
+  tags: Tags,
+  namespace: Namespace,
+  type: opt(MemoryType),
+  metadata: Metadata,
+  category: OptText('stored as metadata.category'),
+  entity: OptText('stored as metadata.entity'),
+  source: OptText(),
+  source_type: OptText('default "user"'),
+  author_type: OptText(),
+  importance: Fraction('importance, default 0.5'),
+  pinned: OptBool('a pinned memory is protected from aging and cleanup'),
+  detect_contradiction: OptBool('retire the closest memory this one corrects'),
+  valid_from: Timestamp('valid from'),
+  valid_until: Timestamp('valid until'),
+});
 
-export const memoryUpdateBody = {
-  type: 'object',
-  required: ['id'],
-  properties: {
-    id: { type: 'string' },
-    content: any,
-    importance: any,
-    memory_type: any,
-    metadata: any,
-    namespace: any,
-    pinned: any,
-    tags: any,
-  },
-} as const;
+export const memoryUpdateBody = Strict({
+  id: Id,
+  content: OptText('new content (embedded again)'),
+  importance: Fraction('importance'),
+  memory_type: opt(MemoryType),
+  metadata: Metadata,
+  namespace: OptText('moves the memory (no re-embed)'),
+  pinned: OptBool(),
+  tags: Tags,
+});
 
 /** What /search takes; /recall takes the same and more. */
 const queryProperties = {
-  query: { type: 'string', maxLength: 10_000 },
-  limit: { type: 'integer' },
-  namespace: any,
-  tags: stringArray,
-} as const;
+  query: Type.String({ maxLength: 10_000 }),
+  limit: Limit,
+  namespace: Namespace,
+  tags: Tags,
+};
 
-export const recallBody = {
-  type: 'object',
-  required: ['query'],
-  properties: {
-    ...queryProperties,
-    category: any,
-    entity: any,
-    after: any,
-    before: any,
-    at: any,
-    min_score: any,
-    strict: { type: 'boolean' },
-    strategy: any,
-    search_type: any,
-    enrich: { type: 'boolean' },
-    explain: { type: 'boolean' },
-    pack: { type: 'boolean' },
-    budget_chars: any,
-    exclude_ids: any,
-  },
-} as const;
+export const recallBody = Strict({
+  ...queryProperties,
+  category: OptText('metadata.category filter'),
+  entity: OptText('metadata.entity filter'),
+  after: Timestamp('created at or after'),
+  before: Timestamp('created at or before'),
+  at: Timestamp('time travel: memories that existed then'),
+  min_score: Fraction('results below are dropped; default 0.0'),
+  strict: OptBool('a 0.5 threshold when min_score is not set'),
+  // Checked by the route, whose message for a wrong value is part of the recall contract.
+  strategy: OptText(`one of ${RECALL_STRATEGIES.join(', ')}; default: the configured strategy`),
+  search_type: OptText('all (default), memory or doc'),
+  enrich: OptBool(),
+  explain: OptBool(),
+  pack: OptBool(),
+  budget_chars: opt(Type.Integer({ description: 'character budget of a pack (default 4000)' })),
+  exclude_ids: opt(Type.Array(Type.String(), { description: 'memory ids already injected' })),
+});
 
-export const searchBody = {
-  type: 'object',
-  required: ['query'],
-  properties: queryProperties,
-} as const;
+export const searchBody = Strict(queryProperties);
 
-export const listBody = {
-  type: 'object',
-  properties: {
-    at: any,
-    include_meta: { type: 'boolean' },
-    limit: { type: 'integer' },
-    namespace: any,
-    offset: offsetField,
-    tag: { type: 'string' },
-  },
-} as const;
+export const listBody = Strict({
+  at: Timestamp('memories that existed then'),
+  include_meta: OptBool(),
+  limit: Limit,
+  namespace: Namespace,
+  offset: Offset,
+  tag: OptText(),
+});
 
-export const recentQuery = {
-  type: 'object',
-  properties: { limit: { type: 'integer' }, namespace: { type: 'string' } },
-} as const;
+export const recentQuery = Strict({ limit: Limit, namespace: Namespace });
+export const idQuery = Strict({ id: opt(Id) });
+export const pinBody = idBody;
+export const memoryPinBody = Strict({ id: Id, pinned: Type.Boolean() });
+export const memoryImportanceBody = Strict({ id: Id, importance: Type.Number() });
+export const memoryFeedbackBody = Strict({ id: Id, feedback: Type.Enum(['helpful', 'unhelpful']) });
 
-export const idQuery = { type: 'object', properties: { id: { type: 'string' } } } as const;
-
-export const pinBody = idBody();
-export const memoryPinBody = idBody({ pinned: { type: 'boolean' } }, ['id', 'pinned']);
-export const memoryImportanceBody = idBody({ importance: { type: 'number' } }, ['id', 'importance']);
-export const memoryFeedbackBody = idBody({ feedback: { type: 'string', enum: ['helpful', 'unhelpful'] } }, [
-  'id',
-  'feedback',
-]);
-
-export const tagRenameBody = {
-  type: 'object',
-  required: ['old', 'new'],
-  properties: {
-    old: { type: 'string', minLength: 1 },
-    new: { type: 'string', minLength: 1, maxLength: 100 },
-    namespace: any,
-  },
-} as const;
-export const tagDeleteBody = {
-  type: 'object',
-  required: ['tag'],
-  properties: { tag: { type: 'string', minLength: 1 }, namespace: any },
-} as const;
-export const namespaceQuery = { type: 'object', properties: { namespace: { type: 'string' } } } as const;
-export const namespacesQuery = { type: 'object', properties: { with_counts: { type: 'boolean' } } } as const;
-export const namespaceRenameBody = {
-  type: 'object',
-  required: ['from', 'to'],
-  properties: { from: { type: 'string', minLength: 1 }, to: { type: 'string', minLength: 1, maxLength: 200 } },
-} as const;
-export const namespaceDeleteBody = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: { type: 'string', minLength: 1 },
-    strategy: { type: 'string', enum: ['refuse', 'merge', 'deprecate'] },
-    target: { type: 'string', minLength: 1, maxLength: 200 },
-  },
-} as const;
-export const statsBody = { type: 'object', properties: { namespace: any } } as const;
-export const importBody = {
-  type: 'object',
-  required: ['content'],
-  properties: { content: { type: 'string' }, namespace: any, tags: stringArray },
-} as const;
-export const exportQuery = {
-  type: 'object',
-  properties: { namespace: { type: 'string' }, format: { type: 'string', enum: ['json', 'jsonl'] } },
-} as const;
+export const tagRenameBody = Strict({
+  old: Type.String({ minLength: 1 }),
+  new: Type.String({ minLength: 1, maxLength: 100 }),
+  namespace: Namespace,
+});
+export const tagDeleteBody = Strict({ tag: Type.String({ minLength: 1 }), namespace: Namespace });
+export const namespaceQuery = Strict({ namespace: Namespace });
+export const namespacesQuery = Strict({ with_counts: OptBool() });
+export const namespaceRenameBody = Strict({
+  from: Type.String({ minLength: 1 }),
+  to: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export const namespaceDeleteBody = Strict({
+  name: Type.String({ minLength: 1 }),
+  strategy: opt(Type.Enum(['refuse', 'merge', 'deprecate'])),
+  target: opt(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export const statsBody = Strict({ namespace: Namespace });
+export const importBody = Strict({
+  content: Text('JSONL: one memory per line'),
+  namespace: OptText('import into this namespace (copies get new ids)'),
+  tags: Tags,
+});
+export const exportQuery = Strict({ namespace: Namespace, format: opt(Type.Enum(['json', 'jsonl'])) });

@@ -42,7 +42,7 @@ describe('memory-api under hostile input', () => {
     expect(surrogate.status).toBe(400);
     expect(surrogate.body.error).toMatch(/^body\.metadata\.note .*surrogate/);
     const number = await t.call('POST', '/recall', { query: 42 });
-    expect(number).toEqual({ status: 400, body: { error: 'body.query must be string' } });
+    expect(number).toEqual({ status: 400, body: { error: 'body.query must be a string, not an integer' } });
     const listed = await t.call('POST', '/list', { limit: 50 });
     expect(listed.body.some((m: { content: string }) => m.content.includes('\u0000'))).toBe(false);
   });

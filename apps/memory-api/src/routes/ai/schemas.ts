@@ -1,47 +1,45 @@
-/**
- * Bodies of /extract, /context and /dream, typed as the spec types them; untyped ("unspecified")
- * fields are checked by the handlers (routes/parse.ts) so the 400 names the field. As on the other
- * routes, unknown fields are ignored.
- */
-const any = {};
-const stringArray = { type: 'array', items: { type: 'string' } } as const;
+import { Type } from 'typebox';
+import { RECALL_STRATEGIES } from '../../config.ts';
+import {
+  Fraction,
+  Limit,
+  MemoryType,
+  Namespace,
+  OptBool,
+  OptInt,
+  OptText,
+  Strict,
+  Tags,
+} from '../../schemas/fields.ts';
 
-export const extractBody = {
-  type: 'object',
-  required: ['content'],
-  properties: {
-    content: { type: 'string', minLength: 1, maxLength: 200_000 },
-    max_facts: any,
-    model: any,
-    namespace: any,
-    tags: stringArray,
-    type: any,
-    store: { type: 'boolean' },
-  },
-} as const;
+/** Bodies of /extract, /context and /dream. */
+const opt = Type.Optional;
 
-export const contextBody = {
-  type: 'object',
-  required: ['query'],
-  properties: {
-    query: { type: 'string', maxLength: 10_000 },
-    namespace: any,
-    budget_chars: any,
-    limit: any,
-    tags: stringArray,
-    strategy: any,
-    min_score: any,
-    exclude_ids: any,
-  },
-} as const;
+export const extractBody = Strict({
+  content: Type.String({ minLength: 1, maxLength: 200_000 }),
+  max_facts: OptInt('maximum facts to extract'),
+  model: OptText('extraction model (needs EXTRACT_LLM_URL)'),
+  namespace: Namespace,
+  tags: Tags,
+  type: opt(MemoryType),
+  store: OptBool('false: only show what would be extracted'),
+});
 
-export const dreamBody = {
-  type: 'object',
-  properties: {
-    namespace: any,
-    dry_run: { type: 'boolean' },
-    duplicate_threshold: any,
-    contradiction_threshold: any,
-    min_mentions: any,
-  },
-} as const;
+export const contextBody = Strict({
+  query: Type.String({ maxLength: 10_000 }),
+  namespace: Namespace,
+  budget_chars: OptInt('maximum length of the block (default 4000)'),
+  limit: Limit,
+  tags: Tags,
+  strategy: OptText(`one of ${RECALL_STRATEGIES.join(', ')}`),
+  min_score: Fraction('minimum score'),
+  exclude_ids: opt(Type.Array(Type.String(), { description: 'memory ids to leave out' })),
+});
+
+export const dreamBody = Strict({
+  namespace: Namespace,
+  dry_run: OptBool(),
+  duplicate_threshold: Fraction('duplicate threshold'),
+  contradiction_threshold: Fraction('contradiction threshold'),
+  min_mentions: OptInt('recurring entity threshold'),
+});

@@ -1,70 +1,39 @@
-import { offsetField } from '../../schemas/requests.ts';
+import { Type } from 'typebox';
+import { Limit, Namespace, Offset, OptBool, OptInt, OptText, Strict, Tags } from '../../schemas/fields.ts';
 
-/**
- * Request schemas of the document routes. As in schemas/requests.ts, fields the spec leaves
- * untyped are listed without a type and checked by the handlers, so a wrong value gets a message
- * naming the field. Unknown fields are ignored, as on the other routes.
- */
-const any = {};
-const stringArray = { type: 'array', items: { type: 'string' } } as const;
-const ref = { id: any, slug: any, namespace: any } as const;
+/** Request schemas of the document routes. */
+const opt = Type.Optional;
+/** A parent given as a document id or slug; null means "no parent". */
+const Parent = opt(Type.Union([Type.String(), Type.Null()], { description: 'document id or slug; null: none' }));
+const ref = { id: OptText('document id (a UUID)'), slug: OptText(), namespace: Namespace };
 
-export const docCreateBody = {
-  type: 'object',
-  required: ['slug', 'content'],
-  properties: {
-    slug: { type: 'string' },
-    content: { type: 'string' },
-    title: any,
-    tags: stringArray,
-    parent: any,
-    namespace: any,
-    sort_order: any,
-  },
-} as const;
+export const docCreateBody = Strict({
+  slug: Type.String(),
+  content: Type.String(),
+  title: OptText(),
+  tags: Tags,
+  parent: Parent,
+  namespace: Namespace,
+  sort_order: OptInt(),
+});
 
-export const docRefBody = { type: 'object', properties: ref } as const;
-export const docRefQuery = {
-  type: 'object',
-  properties: { id: { type: 'string' }, slug: { type: 'string' }, namespace: { type: 'string' } },
-} as const;
-
-export const docListBody = {
-  type: 'object',
-  properties: {
-    namespace: any,
-    limit: { type: 'integer' },
-    offset: offsetField,
-    roots_only: { type: 'boolean' },
-    parent: any,
-  },
-} as const;
-
-export const docSearchBody = {
-  type: 'object',
-  required: ['query'],
-  properties: {
-    query: { type: 'string', maxLength: 10_000 },
-    mode: any,
-    namespace: any,
-    limit: { type: 'integer' },
-    tags: stringArray,
-  },
-} as const;
-
-export const docUpdateBody = {
-  type: 'object',
-  properties: { ...ref, content: any, title: any, tags: any, parent: any },
-} as const;
-
-export const docMoveBody = {
-  type: 'object',
-  properties: { ...ref, new_parent: any, new_sort_order: any },
-} as const;
-
-export const docRefsBody = {
-  type: 'object',
-  properties: { ...ref, limit: { type: 'integer' } },
-} as const;
-
-export const memoryDocRefsBody = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } as const;
+export const docRefBody = Strict(ref);
+export const docRefQuery = Strict(ref);
+export const docListBody = Strict({
+  namespace: Namespace,
+  limit: Limit,
+  offset: Offset,
+  roots_only: OptBool(),
+  parent: Parent,
+});
+export const docSearchBody = Strict({
+  query: Type.String({ maxLength: 10_000 }),
+  mode: OptText('search mode'),
+  namespace: Namespace,
+  limit: Limit,
+  tags: Tags,
+});
+export const docUpdateBody = Strict({ ...ref, content: OptText(), title: OptText(), tags: Tags, parent: Parent });
+export const docMoveBody = Strict({ ...ref, new_parent: Parent, new_sort_order: OptInt() });
+export const docRefsBody = Strict({ ...ref, limit: Limit });
+export const memoryDocRefsBody = Strict({ id: Type.String() });

@@ -1,38 +1,23 @@
-/**
- * Request schemas of the graph, edges and supersession routes. As in src/schemas/requests.ts,
- * fields the spec leaves untyped are listed without a type and checked by the handlers, so a wrong
- * value gets a message that names the field; unknown fields are ignored like everywhere else.
- */
-const any = {};
+import { Type } from 'typebox';
+import { Id, Limit, Namespace, OptInt, OptText, Strict, Text } from '../../schemas/fields.ts';
 
-export const graphQuery = {
-  type: 'object',
-  properties: {
-    namespace: { type: 'string' },
-    node_id: { type: 'string' },
-    limit: { type: 'integer' },
-    depth: { type: 'integer' },
-  },
-} as const;
+/** Request schemas of the graph, edges and supersession routes. */
+const opt = Type.Optional;
 
-export const graphEdgeBody = {
-  type: 'object',
-  required: ['source', 'target'],
-  properties: { source: { type: 'string' }, target: { type: 'string' }, edge_type: any, weight: any },
-} as const;
+export const graphQuery = Strict({
+  namespace: Namespace,
+  node_id: OptText('a memory id: its neighbourhood'),
+  limit: opt(Type.Integer({ description: 'edges, default 500, at most 5000' })),
+  depth: OptInt('hops from node_id'),
+});
 
-export const graphEdgeDeleteQuery = {
-  type: 'object',
-  properties: { source: { type: 'string' }, target: { type: 'string' }, edge_type: { type: 'string' } },
-} as const;
+export const graphEdgeBody = Strict({
+  source: Text('memory or graph node id'),
+  target: Text('memory or graph node id'),
+  edge_type: OptText('default related_to'),
+  weight: opt(Type.Number({ description: 'above 0.0, at most 1.0' })),
+});
 
-export const contradictionsQuery = {
-  type: 'object',
-  properties: { namespace: { type: 'string' }, limit: { type: 'integer' } },
-} as const;
-
-export const contradictionUndoBody = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string' } },
-} as const;
+export const graphEdgeDeleteQuery = Strict({ source: OptText(), target: OptText(), edge_type: OptText() });
+export const contradictionsQuery = Strict({ namespace: Namespace, limit: Limit });
+export const contradictionUndoBody = Strict({ id: Id });

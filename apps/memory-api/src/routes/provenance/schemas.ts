@@ -1,5 +1,5 @@
-/** `id` plus an optional event limit, for /timeline and /provenance. */
-export const idLimitQuery = {
-  type: 'object',
-  properties: { id: { type: 'string' }, limit: { type: 'integer' } },
-} as const;
+import { Type } from 'typebox';
+import { Id, Limit, Strict } from '../../schemas/fields.ts';
+
+/** `?id=&limit=` of /timeline and /provenance. */
+export const idLimitQuery = Strict({ id: Type.Optional(Id), limit: Limit });

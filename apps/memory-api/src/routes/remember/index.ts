@@ -4,7 +4,7 @@ import type { MemoryContext } from '../../context.ts';
 import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { toMemoryJson } from '../../memories/record.ts';
 import { rememberBody } from '../../schemas/requests.ts';
-import { namespace, object, optionalString, timestamp } from '../parse.ts';
+import { fraction, namespace, object, optionalString, timestamp } from '../parse.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
 
@@ -49,6 +49,8 @@ export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
         validFrom,
         validUntil,
         detectContradiction: body.detect_contradiction === true,
+        importance: fraction(body.importance, 'importance'),
+        pinned: body.pinned === true,
         evidence: { type_inferred: inferred },
       });
       const json = toMemoryJson(result.row);

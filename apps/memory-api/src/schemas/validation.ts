@@ -1,0 +1,74 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import { invalidTypeMessage } from '../memories/memory-types.ts';
+
+/**
+ * How every request of memory-api is checked, decided once: a JSON body keeps its types (no
+ * coercion: `"limit":"5"` is a 400), a query string is text and is read as the number, boolean or
+ * list its schema names; a field the schema does not name is a 400 naming it (Fastify's default
+ * would drop it silently). `verbose` keeps the schema and value on each error, so the message can
+ * say what was expected and what was sent.
+ */
+const SHARED = { removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } as const;
+export const BODY_AJV_OPTIONS = { ...SHARED, coerceTypes: false } as const;
+export const QUERY_AJV_OPTIONS = { ...SHARED, coerceTypes: 'array' } as const;
+
+/** Names a memory-api user may bring from other memory stores; here a namespace scopes memories. */
+const SCOPING_FIELDS = new Set(['user_id', 'agent_id', 'run_id']);
+
+type AjvError = FastifySchemaValidationError & {
+  data?: unknown;
+  parentSchema?: { properties?: Record<string, unknown>; enum?: unknown[] };
+};
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+const kindOf = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+
+/** One readable sentence per failure, naming the field as `body.tags[0]`. */
+export function describeValidationError(error: AjvError, dataVar: string): string {
+  const path = `${dataVar}${error.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const known = Object.keys(error.parentSchema?.properties ?? {});
+      const hint = SCOPING_FIELDS.has(field)
+        ? `; memories are scoped by namespace: send "namespace" instead`
+        : known.length > 0
+          ? `; accepted fields: ${known.join(', ')}`
+          : '; this request takes no fields';
+      return `${path}.${field} is not a field of this request${hint}`;
+    }
+    case 'required':
+      return `${path}.${String(params.missingProperty)} is required`;
+    case 'type': {
+      const expected = String(params.type).split(',').map(article).join(' or ');
+      return `${path} must be ${expected}, not ${article(kindOf(error.data))}`;
+    }
+    case 'enum':
+      // The memory type keeps the wording /remember has always answered (the spec asks for the list).
+      if (/\.(type|memory_type)$/.test(path)) return invalidTypeMessage(error.data);
+      return `${path} ${JSON.stringify(error.data)} is not valid; valid values: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'format':
+      return params.format === 'uuid'
+        ? `${path} must be an id (a UUID)`
+        : params.format === 'date-time'
+          ? `${path} must be an RFC 3339 timestamp, e.g. 2026-01-31T12:00:00Z`
+          : `${path} must be ${String(params.format)}`;
+    default:
+      return `${path} ${error.message ?? 'is not valid'}`;
+  }
+}
+
+/** Installs the checks above on every route registered after it (called by the app before its routes). */
+export function useStrictValidation(app: FastifyInstance): void {
+  const build = AjvCompiler();
+  const body = build({}, { customOptions: BODY_AJV_OPTIONS });
+  const text = build({}, { customOptions: QUERY_AJV_OPTIONS });
+  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? body(route) : text(route)));
+  app.setSchemaErrorFormatter((errors, dataVar) => {
+    const first = errors[0] as AjvError | undefined;
+    return new Error(first ? describeValidationError(first, dataVar) : `${dataVar} is not valid`);
+  });
+}
