@@ -24,6 +24,7 @@ import { maintenanceRoutes } from './routes/maintenance/index.ts';
 import { mcpRoutes } from './routes/mcp/index.ts';
 import { memoryRoutes } from './routes/memory/index.ts';
 import { namespaceRoutes } from './routes/namespaces/index.ts';
+import { registerOpenApi } from './routes/openapi.ts';
 import { provenanceRoutes } from './routes/provenance/index.ts';
 import { recallRoutes } from './routes/recall/index.ts';
 import { rememberRoutes } from './routes/remember/index.ts';
@@ -58,9 +59,15 @@ export interface MemoryAppOptions {
 export const memoryApp = fp<MemoryAppOptions>(
   async (app, { config, db, embedder, sharedVectors }) => {
     // Only the database: memory-api shares nothing through Redis, so it neither opens nor waits for it.
-    await app.register(serviceKit, { service: SERVICE, checks: { database: () => db.ping() } });
+    await app.register(serviceKit, {
+      service: SERVICE,
+      checks: { database: () => db.ping() },
+      // A lost or refused database connection is answered 503 with Retry-After, naming the database.
+      classifyFailure: db.unavailable,
+    });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
     useStrictValidation(app);
+    await registerOpenApi(app);
     const routes = collectRoutes(app);
     const resolved = embedder ?? (await openEmbedder(config));
     if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);
