@@ -28,6 +28,8 @@ const ROUTES = [
   '/api/0/auth/logout',
   '/api/0/auth/me',
   '/api/0/auth/change-password',
+  '/api/0/api-tokens/',
+  '/api/0/api-tokens/{id}/',
   '/api/0/projects',
   '/api/0/projects/{slug}',
   '/api/0/projects/{slug}/archive',

@@ -3,6 +3,7 @@ import { unauthorized } from '@trove/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorsConfig } from '../config.ts';
 import type { ErrorsDatabase } from '../db.ts';
+import { tokenUser } from './api-tokens.ts';
 
 export const SESSION_COOKIE = 'trove_session';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,11 +65,18 @@ export async function sessionUser(db: ErrorsDatabase, request: FastifyRequest): 
   return userJson(session.user);
 }
 
-/** An onRequest hook (before the body is even read) for routes that need a signed-in user. */
+/**
+ * An onRequest hook (before the body is even read) for routes that need a signed-in user: a
+ * session cookie, or an auth token (`Authorization: Bearer`, as sentry-cli and CI send it).
+ */
 export function requireUser(db: ErrorsDatabase) {
   return async (request: FastifyRequest) => {
-    const user = await sessionUser(db, request);
-    if (!user) throw unauthorized('sign in first: this route needs a valid trove_session cookie');
+    const user = (await sessionUser(db, request)) ?? (await tokenUser(db, request));
+    if (!user) {
+      throw unauthorized(
+        'sign in first: this route needs a valid trove_session cookie or an auth token (Authorization: Bearer)',
+      );
+    }
     request.user = user;
   };
 }

@@ -39,7 +39,7 @@ export function page({ title, viewer, body, trail, live }: PageOptions): Html {
   <a class="brand" href="/">Trove errors</a>
   ${
     viewer
-      ? html`<nav aria-label="Main"><a href="/projects">Projects</a></nav>
+      ? html`<nav aria-label="Main"><a href="/projects">Projects</a> <a href="/settings/tokens">Auth tokens</a></nav>
   <div class="who"><span>${viewer.name}</span>
   <form method="post" action="/logout"><input type="hidden" name="_csrf" value="${viewer.csrf}"><button class="link" type="submit">Sign out</button></form></div>`
       : ''

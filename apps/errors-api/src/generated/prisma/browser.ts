@@ -33,6 +33,11 @@ export type User = Prisma.UserModel
  */
 export type Session = Prisma.SessionModel
 /**
+ * Model ApiToken
+ * An auth token for sentry-cli and CI (`Authorization: Bearer`): only its sha256 is kept.
+ */
+export type ApiToken = Prisma.ApiTokenModel
+/**
  * Model Project
  * A project receives events through its DSN key. The numeric id is the one in the DSN path.
  */

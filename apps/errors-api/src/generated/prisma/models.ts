@@ -11,6 +11,7 @@
 export type * from './models/ServiceMeta.ts'
 export type * from './models/User.ts'
 export type * from './models/Session.ts'
+export type * from './models/ApiToken.ts'
 export type * from './models/Project.ts'
 export type * from './models/Issue.ts'
 export type * from './models/IssueDailyEvents.ts'

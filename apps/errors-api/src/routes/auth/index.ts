@@ -11,9 +11,12 @@ import {
 } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
 import { changePasswordSchema, loginSchema, logoutSchema, meSchema } from '../../schemas/auth.ts';
+import { apiTokenRoutes } from './api-tokens.ts';
 
-export const authRoutes: FastifyPluginAsync<AppContext> = async (app, { db, config, state }) => {
+export const authRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const { db, config, state } = ctx;
   const requireSession = requireUser(db);
+  await app.register(apiTokenRoutes, ctx);
 
   async function limitLogins(request: FastifyRequest, email: string) {
     const rule = { limit: config.LOGIN_ATTEMPTS_PER_MINUTE, windowMs: 60_000 };

@@ -17,6 +17,7 @@ import {
 import { issuePages } from './issues.ts';
 import { projectPages } from './projects.ts';
 import { rulePages } from './rules.ts';
+import { tokenPages } from './tokens.ts';
 
 const ASSETS: Record<string, { type: string; body: string }> = Object.fromEntries(
   [
@@ -120,4 +121,5 @@ export const webRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   await app.register(projectPages, ctx);
   await app.register(issuePages, ctx);
   await app.register(rulePages, ctx);
+  await app.register(tokenPages, ctx);
 };

@@ -54,6 +54,7 @@ export const ModelName = {
   ServiceMeta: 'ServiceMeta',
   User: 'User',
   Session: 'Session',
+  ApiToken: 'ApiToken',
   Project: 'Project',
   Issue: 'Issue',
   IssueDailyEvents: 'IssueDailyEvents',
@@ -111,6 +112,19 @@ export const SessionScalarFieldEnum = {
 } as const
 
 export type SessionScalarFieldEnum = (typeof SessionScalarFieldEnum)[keyof typeof SessionScalarFieldEnum]
+
+
+export const ApiTokenScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  name: 'name',
+  tokenHash: 'tokenHash',
+  lastChars: 'lastChars',
+  createdAt: 'createdAt',
+  lastUsedAt: 'lastUsedAt'
+} as const
+
+export type ApiTokenScalarFieldEnum = (typeof ApiTokenScalarFieldEnum)[keyof typeof ApiTokenScalarFieldEnum]
 
 
 export const ProjectScalarFieldEnum = {
