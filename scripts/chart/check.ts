@@ -7,7 +7,9 @@
  *     ports, probe paths and environment variables agree with the Dockerfile and the apps' config.
  *  3. `kubectl kustomize` of each k8s/overlays/* passes the same checks.
  *  4. The Tiltfile, run under a stub of Tilt's API, builds every image the chart uses.
- * A missing tool (Go, kubectl, python3) skips its part with the reason, or fails under TROVE_REQUIRE_ALL=1.
+ * A missing tool (Go, kubectl, python3) skips its part with the reason, and the command then exits 2
+ * ("passed, N skipped" is not "all passed") unless --allow-skips is given; under TROVE_REQUIRE_ALL=1
+ * a skip is a failure. `--write` (regenerate k8s/base/trove.yaml) fails when the renderer is missing.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { checkConsistency, dockerfileTargets, imagesOf, imageTarget, ROOT } from './consistency.ts';
+import { checkFeatures } from './features.ts';
 import { type KubeObject, parseObjects, validateObject } from './kube-objects.ts';
 import { BASE_FILE, kustomizeBase } from './kustomize-base.ts';
 import { buildRenderer, render, rendererMissing } from './render.ts';
@@ -24,11 +27,17 @@ const CHART = join(ROOT, 'charts/trove');
 const MONITORING = 'monitoring.coreos.com/v1';
 const problems: string[] = [];
 const requireAll = process.env.TROVE_REQUIRE_ALL === '1';
+const allowSkips = process.argv.includes('--allow-skips');
+const writeBase = process.argv.includes('--write');
+const skipped: string[] = [];
 
 function skip(part: string, missing: string): void {
   const line = `${part}: skipped, needs ${missing}`;
   if (requireAll) problems.push(`${line} (TROVE_REQUIRE_ALL=1)`);
+  else if (writeBase && part === 'chart render')
+    problems.push(`--write cannot regenerate k8s/base/trove.yaml: ${line}`);
   else console.log(`   SKIP ${line}`);
+  skipped.push(line);
 }
 const has = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
@@ -82,6 +91,8 @@ console.log('\n-- chart render (helm-render: Go text/template + sprig) and Kuber
 const missingGo = rendererMissing();
 if (missingGo) skip('chart render', missingGo);
 else {
+  if (!has('promtool', ['--version']))
+    skip('alert rules (promtool check rules)', 'promtool (apt-get install prometheus)');
   const bin = buildRenderer();
   renderer = bin;
   for (const file of ciFiles) {
@@ -94,6 +105,8 @@ else {
       }
       const objects = parseObjects(result.output, source);
       await checkObjects(source, objects);
+      const values = merge(defaults, parse(readFileSync(file, 'utf8')) as Values);
+      problems.push(...checkFeatures(values, objects, apis.length > 0).map((p) => `${source}: ${p}`));
       const monitors = objects.filter((o) => o.kind === 'ServiceMonitor').length;
       const annotated = objects.filter(
         (o) => o.kind === 'Deployment' && o.spec?.template?.metadata?.annotations?.['prometheus.io/scrape'] === 'true',
@@ -107,7 +120,7 @@ else {
     }
   }
   const base = kustomizeBase(bin);
-  if (process.argv.includes('--write')) {
+  if (writeBase) {
     writeFileSync(BASE_FILE, base);
     console.log('   wrote k8s/base/trove.yaml');
   } else if (!existsSync(BASE_FILE) || readFileSync(BASE_FILE, 'utf8') !== base) {
@@ -165,11 +178,13 @@ function checkTiltfile(bin: string): void {
       .pop();
     const build = tilt.builds.find((b) => b.ref === repo);
     if (!build) problems.push(`Tiltfile: builds no ${repo}, which the chart uses`);
-    else if (build.target !== imageTarget(image))
+    // The `dev` target (sources and tsx, for live update) stands in for any app's image.
+    else if (build.target !== imageTarget(image) && build.target !== 'dev')
       problems.push(`Tiltfile: ${repo} is built from target ${build.target}`);
   }
   for (const b of tilt.builds) {
-    if (!targets.has(b.target)) problems.push(`Tiltfile: docker_build target ${b.target} is not in the Dockerfile`);
+    if (!targets.has(b.target) && b.target !== 'dev')
+      problems.push(`Tiltfile: docker_build target ${b.target} is not in the Dockerfile`);
   }
   const workloads = new Set(deployed.filter((o) => ['Deployment', 'Job'].includes(o.kind)).map((o) => o.metadata.name));
   const release = tilt.helm[0]?.name ?? 'trove';
@@ -195,4 +210,14 @@ if (problems.length > 0) {
   console.error(`\n${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
 }
-console.log('\nchart, manifests and Tiltfile: all checks passed');
+if (skipped.length > 0) {
+  const list = skipped.map((line) => `  - ${line}`).join('\n');
+  if (!allowSkips) {
+    console.error(`\nthe checks that ran passed, but ${skipped.length} step(s) were SKIPPED:\n${list}`);
+    console.error('install what they need, or pass --allow-skips to accept a partial check');
+    process.exit(2);
+  }
+  console.log(`\nthe checks that ran passed; ${skipped.length} step(s) SKIPPED (--allow-skips):\n${list}`);
+} else {
+  console.log('\nchart, manifests and Tiltfile: all checks passed');
+}

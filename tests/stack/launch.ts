@@ -1,7 +1,8 @@
 /**
  * The stack's processes, started either from the sources (`node --import tsx`, as `npm start` does)
  * or from the built images (`docker run`, as a cluster does: non-root, read-only root filesystem,
- * host network). TROVE_STACK_IMAGES=<tag> selects the images trove-<app>:<tag>.
+ * host network). TROVE_STACK_IMAGES=<tag> selects the images trove-<app>:<tag>; TROVE_STACK_COMPOSE
+ * attaches to the services of a running compose.yaml instead.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,7 +11,9 @@ import type { Requirement } from '../support/requirements.ts';
 
 const run = promisify(execFile);
 export const IMAGE_TAG = process.env.TROVE_STACK_IMAGES || undefined;
-export const MODE = IMAGE_TAG ? 'containers' : 'processes';
+/** TROVE_STACK_COMPOSE=<project>: the stack compose.yaml runs (docker-compose -p <project> up), attached to, not started. */
+export const COMPOSE_PROJECT = process.env.TROVE_STACK_COMPOSE || undefined;
+export const MODE = COMPOSE_PROJECT ? 'compose services' : IMAGE_TAG ? 'containers' : 'processes';
 
 /** The processes of the stack: the three APIs and the gRPC backends. */
 export type StackApp = AppName | 'embedder' | 'vectorizer-worker';
@@ -40,6 +43,44 @@ export const imagesRequirement: Requirement = {
   },
   install: "bash .ci/images.sh (starts dockerd from Debian's docker.io and builds the images)",
 };
+
+/** The compose mode needs the project's services up. */
+export const composeRequirement: Requirement = {
+  name: `compose.yaml services of project ${COMPOSE_PROJECT}`,
+  absent() {
+    const ps = spawnSync('docker-compose', [
+      '-p',
+      COMPOSE_PROJECT ?? '',
+      '-f',
+      'compose.yaml',
+      'ps',
+      '-q',
+      'memory-api',
+    ]);
+    return ps.status === 0 && ps.stdout.toString().trim() ? undefined : 'the compose project is not running';
+  },
+  install: 'bash .ci/compose.sh (builds the images, starts compose.yaml)',
+};
+
+/** A compose.yaml service, reached on the host port it publishes; stop() leaves it running. */
+export async function attach(service: string, name: string, port: number, grpc = false): Promise<Launched> {
+  const compose = ['-p', COMPOSE_PROJECT as string, '-f', 'compose.yaml'];
+  const published = (await run('docker-compose', [...compose, 'port', service, String(port)])).stdout.trim();
+  const container = (await run('docker-compose', [...compose, 'ps', '-q', service])).stdout.trim();
+  const url = `http://${published.replace(/^0\.0\.0\.0:/, '127.0.0.1:')}`;
+  await waitFor(`${url}/readyz`, READY_TIMEOUT_MS);
+  return {
+    name,
+    url,
+    // The gRPC port is reached only inside the compose network; metrics tell a backend apart.
+    ...(grpc ? { target: `${service}:grpc` } : {}),
+    logs: async () => {
+      const out = await run('docker', ['logs', container], { maxBuffer: 64 * 1024 * 1024 });
+      return out.stdout + out.stderr;
+    },
+    stop: async () => undefined,
+  };
+}
 
 const READY_TIMEOUT_MS = 180_000;
 

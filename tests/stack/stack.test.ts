@@ -18,12 +18,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUp } from '../../apps/errors-api/test/support/harness.ts';
 import { sentryClient } from '../../apps/errors-api/test/support/sentry.ts';
 import { missing } from '../support/requirements.ts';
-import { IMAGE_TAG, imagesRequirement, type Launched, launch, MODE, migrate } from './launch.ts';
+import {
+  attach,
+  COMPOSE_PROJECT,
+  composeRequirement,
+  IMAGE_TAG,
+  imagesRequirement,
+  type Launched,
+  launch,
+  MODE,
+  migrate,
+} from './launch.ts';
 import { parsePrometheusText } from './prometheus-text.ts';
 
 const SERVER_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
-const skip = missing('postgres', 'redis', ...(IMAGE_TAG ? [imagesRequirement] : []));
+const skip = COMPOSE_PROJECT
+  ? missing(composeRequirement)
+  : missing('postgres', 'redis', ...(IMAGE_TAG ? [imagesRequirement] : []));
 
 const suffix = randomUUID().slice(0, 8);
 const databases = { memory: `trove_stack_memory_${suffix}`, errors: `trove_stack_errors_${suffix}` };
@@ -51,6 +63,22 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
   let errors: Launched;
 
   beforeAll(async () => {
+    if (COMPOSE_PROJECT) {
+      // compose.yaml made the databases, ran the migrate jobs and started every service.
+      embedder = await attach('embedder', 'embedder', 8770, true);
+      const workers = await Promise.all([
+        attach('vectorizer-worker-1', 'worker-1', 8771, true),
+        attach('vectorizer-worker-2', 'worker-2', 8771, true),
+      ]);
+      [memoryA, memoryB, vectorize, errors] = await Promise.all([
+        attach('memory-api', 'memory-a', 8767),
+        attach('memory-api-2', 'memory-b', 8767),
+        attach('vectorize-api', 'vectorize', 8768),
+        attach('errors-api', 'errors', 8769),
+      ]);
+      running.push(embedder, ...workers, memoryA, memoryB, vectorize, errors);
+      return;
+    }
     for (const name of Object.values(databases)) await admin(`CREATE DATABASE ${name}`);
     await migrate('memory-api', databaseUrl(databases.memory));
     await migrate('errors-api', databaseUrl(databases.errors));
@@ -88,6 +116,7 @@ describe.skipIf(skip)(`the whole stack as ${MODE}${IMAGE_TAG ? ` (images :${IMAG
 
   afterAll(async () => {
     await Promise.all(running.map((r) => r.stop()));
+    if (COMPOSE_PROJECT) return;
     for (const name of Object.values(databases)) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }, 60_000);
 

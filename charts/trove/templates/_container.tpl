@@ -19,11 +19,13 @@
   envFrom:
     {{- . | trim | nindent 4 }}
   {{- end }}
-  {{- if .c.startupProbe.enabled }}
+  {{- $startup := .c.startupProbe }}
+  {{- if and .c.gpu .c.gpu.enabled .c.gpu.startupProbe }}{{ $startup = .c.gpu.startupProbe }}{{ end }}
+  {{- if $startup.enabled }}
   startupProbe:
     httpGet: { path: /livez, port: {{ .c.port }} }
-    periodSeconds: {{ .c.startupProbe.periodSeconds }}
-    failureThreshold: {{ .c.startupProbe.failureThreshold }}
+    periodSeconds: {{ $startup.periodSeconds }}
+    failureThreshold: {{ $startup.failureThreshold }}
   {{- end }}
   livenessProbe:
     httpGet: { path: /livez, port: {{ .c.port }} }

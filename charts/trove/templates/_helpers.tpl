@@ -80,6 +80,10 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 {{- define "trove.secretData" -}}
 {{- $data := dict -}}
 {{- range $k, $v := .c.secretEnv }}{{ $_ := set $data $k (toString $v) }}{{ end -}}
+{{- /* REDIS_URL may hold a password: in the Secret, unless redis.existingSecret names one. */ -}}
+{{- if and .c.useRedis (include "trove.redisUrl" .root) (not .root.Values.redis.existingSecret) (not (hasKey $data "REDIS_URL")) -}}
+{{- $_ := set $data "REDIS_URL" (include "trove.redisUrl" .root) -}}
+{{- end -}}
 {{- if and .c.useDatabase .root.Values.postgresql.enabled (not (hasKey $data "DATABASE_URL")) -}}
 {{- $_ := set $data "DATABASE_URL" (include "trove.bundledDatabaseUrl" .) -}}
 {{- end -}}
@@ -118,9 +122,16 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 - name: MIGRATE_ON_START
   value: verify
 {{- end }}
-{{- if and .c.useRedis (include "trove.redisUrl" .root) }}
+{{- if and .c.useRedis .root.Values.redis.existingSecret }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef: { name: {{ .root.Values.redis.existingSecret }}, key: {{ .root.Values.redis.existingSecretKey | default "REDIS_URL" }} }
+{{- end }}
+{{- if and .c.useRedis (or .root.Values.redis.existingSecret (include "trove.redisUrl" .root)) }}
+{{- if and (not .root.Values.redis.existingSecret) (not .root.Values.secrets.create) }}
 - name: REDIS_URL
   value: {{ include "trove.redisUrl" .root | quote }}
+{{- end }}
 - name: REDIS_PREFIX
   value: {{ printf "%s:" .root.Release.Name | quote }}
 {{- end }}
@@ -134,6 +145,10 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 - name: {{ $var }}
   value: {{ include "trove.grpcAddress" (dict "root" $root "key" $callee) | quote }}
 {{- end }}
+{{- end }}
+{{- if and .c.gpu .c.gpu.enabled .c.gpu.driverCapabilities }}
+- name: NVIDIA_DRIVER_CAPABILITIES
+  value: {{ .c.gpu.driverCapabilities | quote }}
 {{- end }}
 {{- range $k, $v := $root.Values.commonEnv }}
 - name: {{ $k }}

@@ -154,7 +154,14 @@ func render(chartDir string, valueFiles, apiVersions []string, name, namespace s
 	funcs["lookup"] = func(...string) map[string]interface{} { return map[string]interface{}{} }
 	root.Funcs(funcs)
 
-	files, err := filepath.Glob(filepath.Join(chartDir, "templates", "*"))
+	// templates/ and its subfolders (templates/tests/), as helm reads them.
+	var files []string
+	err = filepath.WalkDir(filepath.Join(chartDir, "templates"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -169,7 +176,8 @@ func render(chartDir string, valueFiles, apiVersions []string, name, namespace s
 		if err != nil {
 			return err
 		}
-		tname := chartName + "/templates/" + filepath.Base(f)
+		rel, _ := filepath.Rel(filepath.Join(chartDir, "templates"), f)
+		tname := chartName + "/templates/" + filepath.ToSlash(rel)
 		if _, err := root.New(tname).Parse(string(src)); err != nil {
 			return err
 		}
@@ -188,6 +196,7 @@ func render(chartDir string, valueFiles, apiVersions []string, name, namespace s
 			"Name": name, "Namespace": namespace, "Service": "Helm", "Revision": 1,
 			"IsInstall": !upgrade, "IsUpgrade": upgrade,
 		},
+		"Files": Files{dir: chartDir},
 		"Capabilities": map[string]interface{}{
 			"APIVersions": APIVersions(apiVersions),
 			"KubeVersion": map[string]interface{}{"Version": "v1.30.0", "Major": "1", "Minor": "30"},
@@ -207,6 +216,17 @@ func render(chartDir string, valueFiles, apiVersions []string, name, namespace s
 		}
 	}
 	return nil
+}
+
+// Files answers .Files.Get "path" (relative to the chart) as helm does: the text, or "" when absent.
+type Files struct{ dir string }
+
+func (f Files) Get(name string) string {
+	b, err := os.ReadFile(filepath.Join(f.dir, filepath.FromSlash(name)))
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 func stripComments(doc string) string {
