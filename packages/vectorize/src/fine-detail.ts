@@ -1,3 +1,4 @@
+import { coreCounts, dominantColors, inkPalette, MAX_DOMINANT } from './ink-palette.ts';
 import type { RgbaImage } from './types.ts';
 
 /**
@@ -9,9 +10,6 @@ import type { RgbaImage } from './types.ts';
  * runs, which keep every line and letter as drawn at the input's size.
  */
 
-/** At most this many dominant colours; each must cover at least DOMINANT_SHARE of the pixels. */
-const MAX_PALETTE = 24;
-const DOMINANT_SHARE = 0.002;
 /** The dominant colours must cover this share of the pixels (the rest is anti-aliasing). */
 const MIN_COVERAGE = 0.85;
 /** At least this share of the outline pixels must sit in runs of at most THIN_RUN px (see thinShare). */
@@ -36,7 +34,7 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   for (let o = 3; o < data.length; o += 4) if (data[o] !== 255) return null;
   // More distinct colours than this and the dominant ones cannot reach MIN_COVERAGE (each other
   // colour takes at least one pixel), so counting stops there: photos give up early.
-  const limit = Math.min(MAX_DISTINCT, MAX_PALETTE + 1 + Math.floor(n * (1 - MIN_COVERAGE)));
+  const limit = Math.min(MAX_DISTINCT, MAX_DOMINANT + 1 + Math.floor(n * (1 - MIN_COVERAGE)));
   // One pass: each pixel gets the index of its distinct colour (runs skip the table), counts per
   // index. The table is open addressing over typed arrays (colour + 1, 0 = empty).
   const size = 1 << Math.ceil(Math.log2(2 * limit + 2));
@@ -70,35 +68,10 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
     counts[last]! += 1;
   }
   const ranked = keys.map((_, index) => index).sort((a, b) => counts[b]! - counts[a]!);
-  const minCount = Math.max(4, n * DOMINANT_SHARE);
-  const palette: number[] = [];
-  let covered = 0;
-  for (const index of ranked) {
-    if (counts[index]! < minCount || palette.length === MAX_PALETTE) break;
-    palette.push(keys[index]!);
-    covered += counts[index]!;
-  }
-  if (palette.length < 2 || covered < n * MIN_COVERAGE) return null;
-
-  // Nearest dominant colour per distinct colour, then per pixel by array lookup.
-  const nearest = new Uint8Array(keys.length);
-  for (let d = 0; d < keys.length; d++) {
-    const key = keys[d]!;
-    let best = 0;
-    let bestDistance = Number.POSITIVE_INFINITY;
-    for (let p = 0; p < palette.length; p++) {
-      const c = palette[p]!;
-      const dr = (key >> 16) - (c >> 16);
-      const dg = ((key >> 8) & 255) - ((c >> 8) & 255);
-      const db = (key & 255) - (c & 255);
-      const distance = dr * dr + dg * dg + db * db;
-      if (distance < bestDistance) {
-        bestDistance = distance;
-        best = p;
-      }
-    }
-    nearest[d] = best;
-  }
+  const dominant = dominantColors(keys, counts, ranked, n);
+  if (!dominant || dominant.covered < n * MIN_COVERAGE) return null;
+  const cores = coreCounts(distinct, keys, w, h);
+  const { colors: palette, nearest } = inkPalette(keys, counts, ranked, dominant, cores);
   const labels = new Uint8Array(n);
   for (let i = 0; i < n; i++) labels[i] = nearest[distinct[i]!]!;
   if (thinShare(labels, w, h) < MIN_THIN_SHARE) return null;

@@ -1,0 +1,177 @@
+/**
+ * Text and thin lines: OCR word recall, ink colour and line continuity of the default trace
+ * (engine=auto) beside vtracer (its defaults), on the pictures of text-images.ts.
+ *
+ *   npx tsx packages/vectorize/bench/text.ts        (needs tesseract: apt-get install tesseract-ocr)
+ *
+ * - OCR word recall: tesseract reads the source, and the render of each SVG at the input size;
+ *   recall = share of the source's words (as a multiset, punctuation trimmed, two characters or
+ *   more, and only words the picture really holds: tesseract reads line-number gutters as noise)
+ *   that it also reads on the render. Both are enlarged 2x the same way first, since
+ *   tesseract reads 11 px text poorly at 1x.
+ * - Ink ΔE: per ink colour, the pixels drawn fully in it (before noise); CIEDE2000 between the
+ *   source's median colour there and the render's. The worst ink per image is printed.
+ * - Edge F1: the edge maps of source and render (quality.ts), which falls when thin lines break.
+ * Exit code 1 when the default's recall is under 0.9 or its worst ink ΔE over 3 on any image.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { vectorizeRawSync } from '@neplex/vectorizer';
+import sharp from 'sharp';
+import { vectorize } from '../src/index.ts';
+import { DEFAULT_PARAMETERS } from '../src/options.ts';
+import { deltaE } from './color-difference.ts';
+import { compare, onWhite, type Pixels, renderSvg } from './quality.ts';
+import { median } from './real.ts';
+import { vtracerConfig } from './settings.ts';
+import { type TextImage, textImages, wordsOf } from './text-images.ts';
+
+const MIN_RECALL = 0.9;
+const MAX_INK_DELTA_E = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+const dir = mkdtempSync(join(tmpdir(), 'trove-ocr-'));
+
+async function ocrWords(pixels: Pixels): Promise<string[]> {
+  const rgb = onWhite(pixels);
+  const file = join(dir, 'page.png');
+  const png = await sharp(Buffer.from(rgb), { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+    .resize(pixels.width * 2, pixels.height * 2, { kernel: 'lanczos3' })
+    .png()
+    .toBuffer();
+  writeFileSync(file, png);
+  const run = spawnSync('tesseract', [file, 'stdout', '--psm', '3', '-l', 'eng'], { encoding: 'utf8' });
+  if (run.error) throw new Error(`tesseract could not run (${run.error.message}): apt-get install tesseract-ocr`);
+  return wordsOf(run.stdout);
+}
+
+function recall(source: string[], render: string[]): number {
+  if (source.length === 0) return 1;
+  const left = new Map<string, number>();
+  for (const word of render) left.set(word, (left.get(word) ?? 0) + 1);
+  let found = 0;
+  for (const word of source) {
+    const n = left.get(word) ?? 0;
+    if (n > 0) {
+      found++;
+      left.set(word, n - 1);
+    }
+  }
+  return found / source.length;
+}
+
+const hex = (color: string) => [1, 3, 5].map((i) => Number.parseInt(color.slice(i, i + 2), 16));
+
+function medianColor(rgb: Uint8Array, indexes: number[]): number[] {
+  return [0, 1, 2].map((c) => median(indexes.map((i) => rgb[3 * i + c]!)));
+}
+
+/** Worst CIEDE2000 over the inks between the source's and the render's median colour on ink pixels. */
+function worstInkDelta(entry: TextImage, rendered: Pixels): number {
+  const source = onWhite(entry.image);
+  const render = onWhite(rendered);
+  const clean = onWhite(entry.clean);
+  let worst = 0;
+  for (const ink of entry.inks) {
+    const [r, g, b] = hex(ink);
+    const indexes: number[] = [];
+    for (let i = 0; i < clean.length / 3; i++) {
+      if (clean[3 * i] === r && clean[3 * i + 1] === g && clean[3 * i + 2] === b) indexes.push(i);
+    }
+    if (indexes.length < 10) continue;
+    worst = Math.max(worst, deltaE(medianColor(source, indexes), medianColor(render, indexes)));
+  }
+  return worst;
+}
+
+function timed(run: () => string): { ms: number; svg: string } {
+  let svg = run();
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    svg = run();
+    times.push(performance.now() - start);
+  }
+  return { ms: median(times), svg };
+}
+
+const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : 'inf');
+
+let ok = true;
+const rows: string[][] = [];
+for (const entry of textImages()) {
+  const { image } = entry;
+  const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
+  const size = { width: image.width, height: image.height };
+  const ours = timed(() => vectorize(image, {}).svg);
+  const engine = vectorize(image, {}).engineUsed;
+  const theirs = timed(() => vectorizeRawSync(raw, size, vtracerConfig({ ...DEFAULT_PARAMETERS })));
+  // What tesseract reads on the source and is really there (not noise read into the gutter).
+  const sourceWords = (await ocrWords(image)).filter((word) => entry.words.has(word));
+  const sides = [ours, theirs].map((side) => {
+    const rendered = renderSvg(side.svg);
+    return { side, rendered, quality: compare(image, side.svg) };
+  });
+  const measured = [];
+  for (const { side, rendered, quality } of sides) {
+    measured.push({
+      recall: recall(sourceWords, await ocrWords(rendered)),
+      ink: worstInkDelta(entry, rendered),
+      ...quality,
+      ms: side.ms,
+      bytes: side.svg.length,
+    });
+  }
+  const [o, t] = measured as [(typeof measured)[0], (typeof measured)[0]];
+  if (o.recall < MIN_RECALL || o.ink > MAX_INK_DELTA_E) ok = false;
+  rows.push([
+    `${entry.name} ${image.width}x${image.height}`,
+    engine,
+    String(sourceWords.length),
+    f(o.recall),
+    f(t.recall),
+    f(o.ink, 1),
+    f(t.ink, 1),
+    f(o.edges, 3),
+    f(t.edges, 3),
+    f(o.psnr),
+    f(t.psnr),
+    String(o.bytes),
+    String(t.bytes),
+    f(o.ms, 1),
+    f(t.ms, 1),
+  ]);
+}
+rmSync(dir, { recursive: true, force: true });
+
+const header = [
+  'image',
+  'engine',
+  'words',
+  'recall',
+  'vt',
+  'inkΔE',
+  'vt',
+  'edge F1',
+  'vt',
+  'PSNR',
+  'vt',
+  'bytes',
+  'vt',
+  'ms',
+  'vt',
+];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+console.log('Text and thin lines: ours (defaults, engine=auto) | vtracer (defaults), same run');
+console.log(line(header));
+for (const row of rows) console.log(line(row));
+console.log(
+  ok
+    ? `\nEvery image: recall >= ${MIN_RECALL}, worst ink ΔE2000 <= ${MAX_INK_DELTA_E}.`
+    : `\nFAIL: some image has recall < ${MIN_RECALL} or an ink ΔE2000 > ${MAX_INK_DELTA_E}.`,
+);
+process.exitCode = ok ? 0 : 1;

@@ -1,0 +1,58 @@
+import { Resvg } from '@resvg/resvg-js';
+import { describe, expect, it } from 'vitest';
+import { ciede2000, deltaE } from '../bench/color-difference.ts';
+import { renderSvg } from '../bench/quality.ts';
+import { vectorize } from '../src/index.ts';
+
+/**
+ * A diagram without fonts: boxes in pale fills, 1 px connectors and many small anti-aliased
+ * strokes (slanted, so every edge pixel is a different shade) in three rare ink colours.
+ */
+function diagram() {
+  const inks = ['#202124', '#5f6368', '#7b30d0'];
+  const strokes: string[] = [];
+  for (let i = 0; i < 36; i++) {
+    const x = 20 + (i % 30) * 17;
+    const y = 120 + Math.floor(i / 30) * 24;
+    const ink = inks[i % 3];
+    strokes.push(`<path d="M${x} ${y}l4 -9l4 9m-6 -4h5" fill="none" stroke="${ink}" stroke-width="1.3"/>`);
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="540" height="400">
+<rect width="540" height="400" fill="#ffffff"/>
+<rect x="10.5" y="10.5" width="150" height="60" fill="#e8f0fe" stroke="#202124"/>
+<rect x="300.5" y="10.5" width="150" height="60" fill="#fce8e6" stroke="#202124"/>
+<path d="M160.5 40.5H300.5" stroke="#202124"/>${strokes.join('')}</svg>`;
+  const rendered = new Resvg(svg, { fitTo: { mode: 'original' } }).render();
+  return { inks, image: { width: rendered.width, height: rendered.height, data: new Uint8Array(rendered.pixels) } };
+}
+
+const rgb = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+
+describe('auto keeps text and line colours true', () => {
+  it('keeps every rare ink colour exactly, where dominant colours alone washed it to grey', () => {
+    const { inks, image } = diagram();
+    const result = vectorize(image);
+    expect(result.engineUsed).toBe('pixel-exact');
+    const rendered = renderSvg(result.svg);
+    for (const ink of inks) {
+      const [r, g, b] = rgb(ink);
+      const seen: number[][] = [];
+      for (let p = 0; p < image.width * image.height; p++) {
+        const o = 4 * p;
+        if (image.data[o] === r && image.data[o + 1] === g && image.data[o + 2] === b) {
+          seen.push([rendered.data[o]!, rendered.data[o + 1]!, rendered.data[o + 2]!]);
+        }
+      }
+      expect(seen.length, ink).toBeGreaterThan(10);
+      // Every pixel drawn fully in an ink comes back within a just-noticeable difference of it.
+      const worst = Math.max(...seen.map((color) => deltaE(color, [r!, g!, b!])));
+      expect(worst, ink).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('CIEDE2000 agrees with the published test pairs', () => {
+    // Sharma, Wu and Dalal (2005), pairs 1 and 7.
+    expect(ciede2000([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
+    expect(ciede2000([50, 0, 0], [50, -1, 2])).toBeCloseTo(2.3669, 4);
+  });
+});
