@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import { createServer, type Logger, serviceKit } from '@trove/service-kit';
+import { WorkerPool, warmUp } from '@trove/tracer';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VectorizeConfig } from './config.ts';
@@ -35,6 +36,7 @@ export const vectorizeApp = fp<VectorizeAppOptions>(
       required: false,
       details: () => tracingReport(tracer.status()),
     });
+    if (!given && tracer instanceof WorkerPool) warmInBackground(app, tracer);
     const stats = new RequestStats();
 
     await registerOpenApi(app);
@@ -57,6 +59,26 @@ export const vectorizeApp = fp<VectorizeAppOptions>(
   },
   { name: SERVICE },
 );
+
+/**
+ * Not ready until every tracing thread has run each engine path and writer a few times: the first
+ * request after start would otherwise pay for loading the engine and compiling its code (several
+ * times a warm request). Requests that come earlier are served, just slower.
+ */
+function warmInBackground(app: FastifyInstance, pool: WorkerPool): void {
+  let warm = false;
+  app.readiness.add('warm-up', async () => {
+    if (!warm) throw new Error('the tracing threads are still warming up');
+  });
+  const started = performance.now();
+  warmUp(pool, pool.size).then(
+    () => {
+      warm = true;
+      app.log.info({ threads: pool.size, seconds: (performance.now() - started) / 1000 }, 'tracing threads warm');
+    },
+    (err: Error) => app.log.error({ err }, 'warming the tracing threads failed'),
+  );
+}
 
 /** For /readyz: some worker answered its last capacity poll (always true in process). */
 function tracingReady(tracer: Tracer): void {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, encode, flatTestImage, postForm } from './helpers.ts';
+import { buildApp, encode, flatTestImage, logger, postForm, untilReady } from './helpers.ts';
 
 let app: FastifyInstance;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ describe('vectorize-api service endpoints', () => {
     expect(health.json()).toEqual({ status: 'ok', version: '0.1.0', tracing });
     expect((await app.inject('/readyz')).json()).toEqual({
       status: 'ready',
-      checks: { tracer: 'ok' },
+      checks: { tracer: 'ok', 'warm-up': 'ok' },
       details: { tracer: tracing },
     });
     const metrics = await app.inject('/metrics');
@@ -63,5 +63,28 @@ describe('vectorize-api service endpoints', () => {
     expect(explorer.statusCode).toBe(200);
     expect(explorer.headers['content-type']).toMatch(/text\/html/);
     expect(explorer.body).toMatch(/swagger/i);
+  });
+
+  it('is not ready until its tracing threads are warm, and then the first trace costs about a warm one', async () => {
+    const { buildVectorizeApp } = await import('../src/app.ts');
+    const { readConfig } = await import('../src/config.ts');
+    const fresh = await buildVectorizeApp(readConfig({ TRACE_WORKERS: '1' }), logger);
+    try {
+      const early = await fresh.inject('/readyz');
+      expect(early.statusCode).toBe(503);
+      expect(early.json().checks['warm-up']).not.toBe('ok');
+      await untilReady(fresh);
+      const png = await encode(flatTestImage(), 'png');
+      const times: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const started = performance.now();
+        expect((await postForm(fresh, '/v1/vectorize', { engine: 'spline' }, { bytes: png })).statusCode).toBe(200);
+        times.push(performance.now() - started);
+      }
+      // Generous bound (a shared machine): an unwarmed first trace took several times a warm one.
+      expect(times[0]).toBeLessThan(4 * Math.min(...times.slice(1)) + 50);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -11,12 +11,22 @@ import type { Tracer } from '../src/tracing/tracer.ts';
 
 export const logger = createLogger({ service: 'vectorize-api', level: 'silent', format: 'json' });
 
+/** The app as a client meets it once /readyz says ready (its tracing threads warmed up). */
 export async function buildApp(env: Record<string, string> = {}, tracer?: Tracer): Promise<FastifyInstance> {
   const config = readConfig({ TRACE_WORKERS: '1', ...env });
-  if (!tracer) return buildVectorizeApp(config, logger);
+  if (!tracer) return untilReady(await buildVectorizeApp(config, logger));
   const server = createServer({ logger });
   await server.register(vectorizeApp, { config, tracer });
   return server;
+}
+
+export async function untilReady(app: FastifyInstance, timeoutMs = 60_000): Promise<FastifyInstance> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await app.inject('/readyz')).statusCode !== 200) {
+    if (Date.now() > deadline) throw new Error('vectorize-api did not become ready');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return app;
 }
 
 /** A multipart body built by the platform's own FormData, as a real client would send it. */

@@ -1,11 +1,10 @@
 import { runGrpcService } from '@trove/grpc-kit';
 import { PROTO_ROOT, TRACER_PROTO } from '@trove/proto/files';
 import { TracerService } from '@trove/proto/vectorize/v1';
-import { createPoolMetrics, WorkerPool } from '@trove/tracer';
+import { createPoolMetrics, WorkerPool, warmUp } from '@trove/tracer';
 import { maxRequestBytes, readConfig, threadCount } from './config.ts';
 import { SERVICE, VERSION } from './meta.ts';
 import { tracerHandlers } from './tracer-service.ts';
-import { warmUp } from './warm-up.ts';
 
 await runGrpcService({
   service: SERVICE,
@@ -24,7 +23,7 @@ await runGrpcService({
       if (!warm) throw new Error('the tracing threads are still starting');
     });
     const started = performance.now();
-    warmUp(pool).then(
+    warmUp(pool, pool.size).then(
       () => {
         warm = true;
         logger.info({ threads: pool.size, seconds: (performance.now() - started) / 1000 }, 'tracing threads ready');

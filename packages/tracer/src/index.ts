@@ -12,6 +12,7 @@ export {
 export { writePdf } from './output/pdf.ts';
 export { type PackedPaths, packPaths, unpackPaths } from './packed-paths.ts';
 export { createPoolMetrics, type PoolMetrics } from './pool/pool-metrics.ts';
+export { warmUp } from './pool/warm-up.ts';
 export { type DropReason, type PoolObserver, WorkerPool, type WorkerPoolOptions } from './pool/worker-pool.ts';
 export {
   type RemoteLogger,

@@ -1,0 +1,50 @@
+import type { RgbaImage } from '@trove/vectorize';
+import type { Tracer } from '../tracer.ts';
+
+function image(width: number, height: number, color: (x: number, y: number) => number[]): RgbaImage {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(color(x, y), (y * width + x) * 4);
+  return { width, height, data };
+}
+
+/**
+ * One picture per path `auto` can take: a gradient (spline), four flat colours (pixel-exact), and
+ * a diagram with anti-aliased 1 px lines and ink past 32 colours (fine-detail snapping).
+ */
+function samples(): RgbaImage[] {
+  const gradient = image(48, 48, (x, y) => [x * 5, y * 5, (x + y) * 2, 255]);
+  const flat = image(32, 32, (x, y) =>
+    x < 16 ? (y < 16 ? [220, 30, 40, 255] : [255, 255, 255, 255]) : [30, 60, 200, 255],
+  );
+  const diagram = image(96, 64, (x, y) => {
+    if (y === 63) return [200 + (x % 48), 255, 255, 255];
+    if (y === 20 || x === 40) return [32, 33, 36, 255];
+    if (y === 21 || x === 41) return [150, 151, 153, 255];
+    if (x > 60 && y > 30 && y < 50) return [232, 240, 254, 255];
+    return [255, 255, 255, 255];
+  });
+  return [gradient, flat, diagram];
+}
+
+/**
+ * Runs every engine path and every output writer (svgo, PDF, EPS) a few times on every thread,
+ * so the first real request does not pay for loading the engine and compiling its hot code. Jobs
+ * go out `threads` at a time, so each thread gets its share.
+ */
+export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rounds = 3): Promise<void> {
+  const jobs = samples().flatMap((picture, index) => Array.from({ length: rounds }, () => ({ picture, index })));
+  for (const { picture, index } of jobs) {
+    await Promise.all(
+      Array.from({ length: threads }, () =>
+        tracer.trace(
+          { ...picture, data: picture.data.slice() },
+          {},
+          {
+            document: index === 1 ? 'pdf' : index === 2 ? 'eps' : undefined,
+            optimize: index === 0 ? { preset: 'default', multipass: false, iterations: 1 } : undefined,
+          },
+        ),
+      ),
+    );
+  }
+}
