@@ -99,7 +99,7 @@ LABEL org.opencontainers.image.title="trove-errors-api" \
 CMD ["node", "apps/errors-api/dist/server.mjs"]
 
 # gRPC text embedding; the side port (PORT) answers /livez, /readyz and /metrics.
-# The Vulkan loader is for the GPU backends (Dawn's WebGPU over Vulkan: tfjs, onnxruntime); the
+# The Vulkan loader is for onnxruntime-node's WebGPU provider (Dawn over Vulkan) on GPU nodes; the
 # NVIDIA container runtime mounts the driver when the pod asks for a GPU and graphics capability.
 FROM runtime AS embedder
 COPY --from=os /vulkan/ /
