@@ -39,6 +39,8 @@ async function bundle(entryPoints: string[], out: { dir?: string; file?: string 
   const outDir = out.dir ?? dirname(out.file as string);
   const result = await build({
     entryPoints,
+    // Input paths in the metafile are relative to this, whichever folder the command runs in.
+    absWorkingDir: ROOT,
     ...(out.dir ? { outdir: out.dir, splitting: true, chunkNames: '[name]-[hash]' } : { outfile: out.file }),
     outExtension: { '.js': '.mjs' },
     bundle: true,
