@@ -50,6 +50,8 @@ export const errorsApp = fp<ErrorsAppOptions>(
       softChecks: sharedStateChecks(state),
       // A Redis that stops answering is skipped at once (circuit open) instead of costing each request its timeout.
       circuits: state.circuits,
+      // A lost or refused database connection is answered 503 with Retry-After, naming the database.
+      classifyFailure: db.unavailable,
     });
     await app.register(cookie);
     await app.register(websocket, { options: { maxPayload: 64 * 1024 }, preClose: closeGoingAway });

@@ -17,6 +17,7 @@ export function openErrorsDatabase(
     ...databaseOptions(config),
     migrate,
     onBackgroundError: (err) => logger?.warn({ err }, 'embedded database upkeep (vacuum, analyse) failed'),
+    ...(logger && { logger }),
     migrationsDir: MIGRATIONS_DIR,
     createClient: (adapter) => new PrismaClient({ adapter }),
   });

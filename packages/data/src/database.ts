@@ -1,5 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { DependencyUnavailableError, FailureLogger } from '@trove/service-kit';
+import { FailureLog } from '@trove/service-kit';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Autovacuum } from './autovacuum.ts';
@@ -9,7 +11,7 @@ import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
 import { listenPostgres } from './listen.ts';
 import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
 import { PGliteThread } from './pglite-thread/pglite-thread.ts';
-import { describePostgresFailure } from './postgres-address.ts';
+import { describePostgresFailure, postgresAddress, postgresFailure } from './postgres-address.ts';
 
 export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
 
@@ -31,6 +33,8 @@ export interface OpenDatabaseOptions<C extends PrismaLike> {
   poolMax?: number;
   /** Called with errors of the embedded database's background upkeep (see Autovacuum). */
   onBackgroundError?: (err: unknown) => void;
+  /** Where the LISTEN connection's losses and recoveries are logged (summarised; see FailureLog). */
+  logger?: FailureLogger;
   createClient: (adapter: DriverAdapterFactory) => C;
 }
 
@@ -52,6 +56,11 @@ export interface Database<C extends PrismaLike> {
    * Resolves to a function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * The failure of this database in an error a handler threw (a lost or refused connection), as a
+   * DependencyUnavailableError that names it: the service kit answers it 503 with Retry-After.
+   */
+  unavailable(err: unknown): DependencyUnavailableError | undefined;
   close(): Promise<void>;
 }
 
@@ -61,8 +70,17 @@ interface Engine {
   shutdown(): Promise<void>;
 }
 
+const CONNECT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(url: string, poolMax: number): Promise<Engine> {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    // pg waits for a connection forever by default: a server that drops packets would hold every
+    // request until the kernel gives up (minutes). Bounded, the request fails and is answered 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // An idle client that loses its server emits 'error' on the pool; without a listener that kills the process.
   pool.on('error', () => {});
   return { driver: postgresDriver(pool), adapter: new PrismaPg(pool), shutdown: () => pool.end() };
@@ -139,8 +157,18 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
         throw options.url ? describePostgresFailure(options.url, err) : err;
       }
     },
-    listen: (channel, onNotify) =>
-      options.url ? listenPostgres(options.url, channel, onNotify) : Promise.resolve(async () => {}),
+    listen: (channel, onNotify) => {
+      if (!options.url) return Promise.resolve(async () => {});
+      const { logger } = options;
+      const failures = new FailureLog(`LISTEN ${channel} on Postgres at ${postgresAddress(options.url)}`);
+      return listenPostgres(options.url, channel, onNotify, {
+        ...(logger && {
+          onDown: (err) => failures.failed(logger, err, { dependency: 'database' }),
+          onUp: () => failures.recovered(logger, { dependency: 'database' }),
+        }),
+      });
+    },
+    unavailable: (err) => (options.url ? postgresFailure(options.url, err) : undefined),
     close() {
       closing ??= (async () => {
         try {

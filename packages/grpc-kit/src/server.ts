@@ -4,7 +4,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Logger, Registry } from '@trove/service-kit';
-import { Counter, Histogram, runWithRequestId } from '@trove/service-kit';
+import { Counter, DependencyUnavailableError, Histogram, runWithRequestId } from '@trove/service-kit';
 import { HealthImplementation } from 'grpc-health-check';
 import { callDeadline, GrpcError, incomingContext, incomingRequestId, REQUEST_ID_KEY, statusName } from './context.ts';
 import {
@@ -239,6 +239,11 @@ export class GrpcServer {
           (response) => finish(grpc.status.OK, null, response),
           (err: unknown) => {
             if (err instanceof GrpcError) return finish(err.code, err);
+            // A required dependency that is down: the caller may retry (on another replica, or later).
+            if (err instanceof DependencyUnavailableError) {
+              log.warn({ err, dependency: err.dependency }, `gRPC call refused: ${err.message}`);
+              return finish(grpc.status.UNAVAILABLE, new Error(err.publicMessage));
+            }
             log.error({ err }, 'gRPC handler failed');
             finish(grpc.status.INTERNAL, new Error('internal server error'));
           },

@@ -5,7 +5,7 @@
  */
 import { EmbedderService } from '@trove/proto/embedder/v1';
 import { EMBEDDER_PROTO, PROTO_ROOT } from '@trove/proto/files';
-import { loadConfig } from '@trove/service-kit';
+import { DependencyUnavailableError, loadConfig } from '@trove/service-kit';
 import { GrpcError, GrpcStatus, grpcServerEnv, runGrpcService } from '../src/index.ts';
 
 const schema = grpcServerEnv({ grpcPort: 0, port: 0, serviceName: 'grpc-kit-fixture' });
@@ -30,6 +30,13 @@ await runGrpcService({
       // A text "sleep:N" holds the call N ms (or until the call is cancelled), for deadline and drain tests.
       embed: async (request, call) => {
         for (const text of request.texts) {
+          // "dependency-down": a required dependency of the handler is unreachable.
+          if (text === 'dependency-down') {
+            throw new DependencyUnavailableError(
+              'database',
+              'Postgres at postgres://fixture@db:5432/x refused the connection',
+            );
+          }
           const ms = /^sleep:(\d+)$/.exec(text)?.[1];
           if (ms) {
             await new Promise<void>((resolve) => {

@@ -100,6 +100,12 @@ describe('grpc-kit against a real server process on loopback', () => {
     expect(err.details).toMatch(/at most 1024 bytes per message/);
   });
 
+  it('answers UNAVAILABLE, naming the dependency but not its address, when a required one is down', async () => {
+    const err = await client.embed({ texts: ['dependency-down'] }).catch((e) => e);
+    expect(hasGrpcCode(err, GrpcStatus.UNAVAILABLE)).toBe(true);
+    expect(err.details).toBe('database unavailable; retry later');
+  });
+
   it('ends a call at its deadline with DEADLINE_EXCEEDED', async () => {
     const err = await client.embed({ texts: ['sleep:3000'] }, { deadlineMs: 200 }).catch((e) => e);
     expect(hasGrpcCode(err, GrpcStatus.DEADLINE_EXCEEDED)).toBe(true);

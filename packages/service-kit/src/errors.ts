@@ -30,6 +30,36 @@ export const serviceUnavailable = (message: string, retryAfterSeconds?: number) 
     retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
   );
 
+/**
+ * A required dependency (the database, its disk) cannot serve the request. Answered 503 with
+ * Retry-After (507 for a full disk), with a message that names the dependency but not its address:
+ * the address, never a password, goes to the log (see `describePostgresFailure` in @trove/data).
+ * gRPC handlers answer it as UNAVAILABLE.
+ */
+export class DependencyUnavailableError extends Error {
+  override readonly name = 'DependencyUnavailableError';
+  readonly statusCode: 503 | 507;
+  readonly retryAfterSeconds: number;
+  /** What the caller is told, e.g. `the database (Postgres) is unavailable`. */
+  readonly publicMessage: string;
+
+  constructor(
+    /** Short name, as logs, metrics and readiness name it: `database`. */
+    readonly dependency: string,
+    /** For the log: names the dependency and its address. */
+    message: string,
+    options: { statusCode?: 503 | 507; retryAfterSeconds?: number; publicMessage?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.statusCode = options.statusCode ?? 503;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
+    this.publicMessage = options.publicMessage ?? `${dependency} unavailable; retry later`;
+  }
+}
+
+/** Recognises a dependency failure in an error thrown by a handler (e.g. a lost database connection). */
+export type FailureClassifier = (err: unknown) => DependencyUnavailableError | undefined;
+
 /** The one error body shape all three specs use. */
 export const errorBody = (message: string) => ({ error: message });
 

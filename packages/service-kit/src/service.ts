@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import fp from 'fastify-plugin';
 import { type CircuitBreaker, registerCircuitMetrics } from './circuit-breaker.ts';
-import { errorBody, handleError, handleNotFound } from './errors.ts';
+import { handleDependencyFailures } from './dependency-failures.ts';
+import { errorBody, type FailureClassifier, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
@@ -94,6 +95,8 @@ export interface ServiceKitOptions {
   softChecks?: Record<string, ReadinessCheck>;
   /** Breakers around optional dependencies: their state in /readyz (`details.<name>.circuit`) and /metrics. */
   circuits?: readonly CircuitBreaker[];
+  /** Recognises failures of required dependencies in handler errors: answered 503/507 with Retry-After. */
+  classifyFailure?: FailureClassifier;
   /** Where Prometheus text is served; false to serve it yourself. */
   metricsPath?: string | false;
 }
@@ -126,7 +129,7 @@ export const serviceKit = fp<ServiceKitOptions>(
     app.addHook('onRequest', refuseUnstorableAddress);
     app.addHook('preClose', async () => readiness.startDraining());
     app.addHook('preValidation', refuseUnstorableBody);
-    app.setErrorHandler(handleError);
+    handleDependencyFailures(app, options.classifyFailure);
     app.setNotFoundHandler(handleNotFound);
     instrumentHttp(app, registry);
     if (options.metricsPath !== false) registerMetricsRoute(app, registry, options.metricsPath ?? '/metrics');

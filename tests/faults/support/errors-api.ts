@@ -4,10 +4,19 @@ import { type Api, setUp } from '../../../apps/errors-api/test/support/harness.t
 /** An errors-api process set up with its first project, and a way to send it one event. */
 export interface IngestTarget {
   api: Api;
-  /** Sends one event; resolves to its status (0 when no answer came within the bound) and the time taken. */
-  send(message: string): Promise<{ id: string; status: number; ms: number; body: string }>;
+  /** Sends one event (bounded at 20 s). */
+  send(message: string): Promise<Sent>;
   /** Events stored under issues whose title starts with `prefix`, by the issues' counts. */
   stored(prefix: string): Promise<number>;
+}
+
+export interface Sent {
+  id: string;
+  /** 0 when no answer came within the bound. */
+  status: number;
+  headers: Headers;
+  body: string;
+  ms: number;
 }
 
 export async function ingestTarget(base: string): Promise<IngestTarget> {
@@ -25,9 +34,10 @@ export async function ingestTarget(base: string): Promise<IngestTarget> {
           body: envelope({ event_id: id, message, level: 'error' }),
           signal: AbortSignal.timeout(20_000),
         });
-        return { id, status: res.status, body: await res.text(), ms: performance.now() - started };
+        const body = await res.text();
+        return { id, status: res.status, headers: res.headers, body, ms: performance.now() - started };
       } catch (err) {
-        return { id, status: 0, body: String(err), ms: performance.now() - started };
+        return { id, status: 0, headers: new Headers(), body: String(err), ms: performance.now() - started };
       }
     },
     async stored(prefix) {

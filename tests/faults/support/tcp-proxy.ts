@@ -13,12 +13,18 @@ export interface TcpProxy {
   readonly open: number;
   cut(): void;
   restore(): void;
+  /**
+   * Drops the next connection that sends `text` to the server, before the server sees it: a
+   * connection lost in the middle of that statement.
+   */
+  dropOnNext(text: string): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   const pairs = new Set<[Socket, Socket]>();
   let cut = false;
+  let dropOn: Buffer | undefined;
   const server: Server = createServer((incoming) => {
     if (cut) {
       incoming.destroy();
@@ -36,7 +42,14 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       socket.on('error', drop);
       socket.on('close', drop);
     }
-    incoming.pipe(outgoing);
+    incoming.on('data', (chunk: Buffer) => {
+      if (dropOn && chunk.includes(dropOn)) {
+        dropOn = undefined;
+        drop();
+        return;
+      }
+      outgoing.write(chunk);
+    });
     outgoing.pipe(incoming);
   });
   server.listen(0, '127.0.0.1');
@@ -56,6 +69,9 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       return pairs.size;
     },
     cut: cutAll,
+    dropOnNext(text) {
+      dropOn = Buffer.from(text);
+    },
     restore() {
       cut = false;
     },

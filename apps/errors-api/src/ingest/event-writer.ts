@@ -109,12 +109,27 @@ export class EventWriter {
     }
   }
 
-  private async writeBatch(batch: Pending[]): Promise<void> {
+  /**
+   * A lost database connection gets the batch one more try, whatever its size (the statement skips
+   * events already stored, so a commit whose answer was lost is not doubled); a second loss fails
+   * the batch with an error that names the database (answered 503, and the SDKs send again).
+   */
+  private async writeBatch(batch: Pending[], retried = false): Promise<void> {
     try {
       const changes = await this.store(batch.map((p) => p.event));
       for (const p of batch) p.resolve();
       this.emit(changes);
     } catch (err) {
+      const unavailable = this.db.unavailable(err);
+      if (unavailable && !retried) {
+        await this.writeBatch(batch, true);
+        return;
+      }
+      if (unavailable) {
+        // Splitting the batch finds a bad event, not a missing database: fail them all at once.
+        for (const p of batch) p.reject(unavailable);
+        return;
+      }
       if (batch.length === 1) {
         batch[0]?.reject(err);
         return;
