@@ -1,4 +1,5 @@
 import { coreCounts, dominantColors, inkPalette, MAX_DOMINANT } from './ink-palette.ts';
+import { int32Scratch } from './scratch.ts';
 import type { RgbaImage } from './types.ts';
 
 /**
@@ -42,7 +43,8 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const slotIndex = new Int32Array(size);
   const keys: number[] = [];
   let counts = new Int32Array(256);
-  const distinct = new Int32Array(n);
+  // Reused between calls (scratch.ts): auto runs this on every non-flat image, photos included.
+  const distinct = int32Scratch('fine-detail distinct', n);
   let lastKey = -1;
   let last = -1;
   for (let i = 0, o = 0; i < n; i++, o += 4) {
@@ -83,7 +85,7 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
  * at most THIN_RUN px: high where outlines belong to lines and letters, low on large shapes.
  */
 function thinShare(labels: Uint8Array, w: number, h: number): number {
-  const thin = new Uint8Array(w * h);
+  const thin = int32Scratch('fine-detail thin', w * h).fill(0);
   const markRuns = (start: number, step: number, length: number): void => {
     let runStart = 0;
     for (let k = 1; k <= length; k++) {
