@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Start to ready of errors-api (Postgres and Redis, migrations applied by the migrate image first, as
-# in a cluster) and vectorize-api: from `docker start` until /readyz answers 200, polled every 50 ms.
+# Start to ready of errors-api (Postgres and Redis, migrations applied by the migrate image first)
+# and vectorize-api (tracing on a running vectorizer-worker), as in a cluster: from `docker start`
+# until /readyz answers 200, polled every 50 ms. (Tracing in process, vectorize-api is ready only
+# once its threads are warm: seconds more, which a cluster's workers pay once, not per API start.)
 # Five starts each, one image at a time; the median is checked against the limit (one start on a
 # busy machine can take twice as long).
 # Usage: .ci/image-start-time.sh TAG LIMIT_SECONDS
@@ -9,7 +11,6 @@ tag=$1
 limit=$2
 db="trove_ci_start_$$"
 psql -q -h 127.0.0.1 -U postgres -c "CREATE DATABASE $db" >/dev/null
-trap 'psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null' EXIT
 docker run --rm --network host --read-only --tmpfs /tmp \
   -e "DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db" "trove-migrate:$tag" errors-api >/dev/null
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
@@ -33,11 +34,19 @@ time_start() {
   awk -v ns=$((end - start)) 'BEGIN { printf "%.2f\n", ns / 1e9 }'
 }
 
+worker_port=$(free_port)
+worker_grpc=$(free_port)
+docker run -d --name "trove-start-worker-$$" --network host --read-only --tmpfs /tmp -e "PORT=$worker_port" \
+  -e "GRPC_PORT=$worker_grpc" -e HOST=127.0.0.1 -e TRACE_THREADS=1 "trove-vectorizer-worker:$tag" >/dev/null
+trap 'docker rm -f "trove-start-worker-$$" >/dev/null 2>&1; psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null' EXIT
+for _ in $(seq 1 600); do curl -sf -o /dev/null "http://127.0.0.1:$worker_port/readyz" && break; sleep 0.2; done
+
 status=0
 for target in errors-api vectorize-api; do
-  args=()
   if [ "$target" = errors-api ]; then
     args=(-e "DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db" -e "REDIS_URL=redis://127.0.0.1:6379")
+  else
+    args=(-e "VECTORIZER_WORKER_URL=127.0.0.1:$worker_grpc")
   fi
   times=()
   for _ in 1 2 3 4 5; do times+=("$(time_start "$target" "${args[@]}")"); done

@@ -97,7 +97,7 @@ done
 step "containers: each image starts non-root on a read-only root filesystem, passes its HEALTHCHECK and stops on SIGTERM"
 bash .ci/image-smoke.sh "$TAG" $TARGETS
 
-step "containers: start to ready of errors-api (on Postgres and Redis, as in a cluster) and vectorize-api, limit 3 s"
+step "containers: start to ready of errors-api (on Postgres and Redis) and vectorize-api (on a vectorizer-worker), as in a cluster, limit 3 s"
 bash .ci/image-start-time.sh "$TAG" 3
 
 step "containers: compose.yaml up from these images, the whole-stack tests against its services"

@@ -26,6 +26,17 @@ export const APPS: Record<string, string[]> = {
   embedder: ['src/server.ts'],
 };
 
+/**
+ * Packages an image leaves out although its code can load them, each with the reason. memory-api's
+ * onnx backend (EMBEDDER=onnx) loads onnxruntime-node (46 MB) only when configured: in a cluster
+ * models run in the embedder service (EMBEDDER_URL), whose image carries it.
+ */
+const LEAVE_OUT: Record<string, Record<string, string>> = {
+  'memory-api': {
+    'onnxruntime-node': 'EMBEDDER=onnx runs in the embedder image; memory-api reaches it with EMBEDDER_URL',
+  },
+};
+
 // Lets bundled CommonJS call require() and read __dirname/__filename in an ES module.
 const BANNER = [
   "import { createRequire as __troveCreateRequire } from 'node:module';",
@@ -124,7 +135,13 @@ export async function bundleApp(app: string, outRoot: string): Promise<void> {
       filter: (source) => !/\.(ts|mts|tsbuildinfo)$/.test(source) || source.endsWith('.d.ts'),
     });
   }
-  const copied = copyPackages(appDir, imported, join(out, 'node_modules'));
+  const leaveOut = LEAVE_OUT[app] ?? {};
+  const copied = copyPackages(
+    appDir,
+    imported.filter((name) => !(name in leaveOut)),
+    join(out, 'node_modules'),
+  );
+  for (const [name, why] of Object.entries(leaveOut)) console.log(`${app}: left out ${name}: ${why}`);
   console.log(
     `${app}: ${entries.length} entries, ${workers(main).length} worker(s), files ${[...used].join(' ') || 'none'}; ` +
       `node_modules: ${copied.join(' ') || 'none'}`,
