@@ -1,4 +1,4 @@
-import { BACKENDS, type Embedder, onnxOptions, openBackend } from '@trove/embeddings';
+import { BACKENDS, type Embedder, type EmbedPurpose, onnxOptions, openBackend } from '@trove/embeddings';
 import type { Logger } from '@trove/service-kit';
 import type { EmbedderConfig } from './config.ts';
 
@@ -19,6 +19,9 @@ export interface ServedModel extends Embedder {
   readonly normalized: boolean;
   /** Texts cut at the model's token limit since start (onnx only). */
   readonly truncated?: number;
+  /** onnx: the prefix before a text of this purpose, and embedding texts that already carry it. */
+  prefix?(purpose: EmbedPurpose): string;
+  embedPrefixed?(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
 export async function openServedModel(config: EmbedderConfig, logger: Logger): Promise<ServedModel> {

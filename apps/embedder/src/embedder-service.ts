@@ -1,5 +1,5 @@
 import { type HandlersFor, invalidArgument, notFound, unavailable } from '@trove/grpc-kit';
-import type { EmbedderService, Model } from '@trove/proto/embedder/v1';
+import { type EmbedderService, type Model, Purpose } from '@trove/proto/embedder/v1';
 import { type Counter, Gauge, Histogram, Counter as PromCounter, type Registry } from '@trove/service-kit';
 import type { ServedModel } from './backends.ts';
 import type { BatchObserver, DynamicBatcher } from './batcher.ts';
@@ -117,7 +117,10 @@ export function embedderHandlers(
         );
       }
       checkTexts(request.texts, config);
-      const vectors = await current.batcher.submit(request.texts, call.signal);
+      // The limits apply to what the caller sent; the model's prefix comes on top.
+      const prefix = current.backend.prefix?.(request.purpose === Purpose.QUERY ? 'query' : 'document') ?? '';
+      const texts = prefix ? request.texts.map((text) => prefix + text) : request.texts;
+      const vectors = await current.batcher.submit(texts, call.signal);
       return {
         vectors: vectors.map((values) => ({ values: numbers(values) })),
         model: current.backend.model,

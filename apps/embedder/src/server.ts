@@ -47,7 +47,8 @@ const running = await runGrpcService({
       .then(async (backend) => {
         await backend.embed(['warm up the model before the first call']);
         const batcher = new DynamicBatcher({
-          run: (texts) => backend.embed(texts),
+          // Texts arrive prefixed by their call's purpose (embedder-service.ts).
+          run: (texts) => (backend.embedPrefixed ? backend.embedPrefixed(texts) : backend.embed(texts)),
           windowMs: config.BATCH_WINDOW_MS,
           maxBatch: config.MAX_BATCH,
           queueLength: config.QUEUE_LENGTH,

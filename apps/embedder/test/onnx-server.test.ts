@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GrpcEmbedder } from '@trove/embeddings';
 import { writeTestModel } from '@trove/embeddings/onnx-test-model';
 import { type ClientFor, createClient, GrpcStatus, hasGrpcCode } from '@trove/grpc-kit';
 import { EmbedderService } from '@trove/proto/embedder/v1';
@@ -31,6 +32,8 @@ beforeAll(async () => {
   embedder = await startEmbedder({
     EMBEDDER_BACKEND: 'onnx',
     ONNX_MODEL_DIR: modelDir,
+    ONNX_QUERY_PREFIX: 'query: ',
+    ONNX_DOCUMENT_PREFIX: 'passage: ',
     BATCH_WINDOW_MS: '5',
     MAX_TEXTS_PER_CALL: '4',
     MAX_TEXT_LENGTH: '200',
@@ -44,7 +47,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const expected = (text: string) => referencePool(referenceHidden(shape, referenceTokens(text), true), 'mean');
+const reference = (text: string) => referencePool(referenceHidden(shape, referenceTokens(text), true), 'mean');
+/** The server puts `passage: ` before a document and `query: ` before a question. */
+const expected = (text: string) => reference(`passage: ${text}`);
 
 describe('embedder process with EMBEDDER_BACKEND=onnx', () => {
   it('answers the reference vectors to 1e-5 over gRPC and describes the model it runs', async () => {
@@ -57,6 +62,20 @@ describe('embedder process with EMBEDDER_BACKEND=onnx', () => {
     const { model } = await client.getModel({});
     expect(model).toMatchObject({ id: reply.model, backend: 'onnx', device: 'cpu', dimensions: shape.hidden });
     expect(model?.id).toMatch(/^trove\/test-bert@[0-9a-f]{12}$/);
+  });
+
+  it("puts the configured prefix before each text by its call's purpose, both purposes sharing batches", async () => {
+    const grpc = await GrpcEmbedder.connect({ target: embedder.target, deadlineMs: 30_000 });
+    try {
+      const texts = ['where is the staging database', 'the red apple'];
+      const [questions, documents] = await Promise.all([grpc.embed(texts, 'query'), grpc.embed(texts)]);
+      texts.forEach((text, i) => {
+        expect(maxDiff(questions[i] as Float32Array, reference(`query: ${text}`))).toBeLessThan(1e-5);
+        expect(maxDiff(documents[i] as Float32Array, reference(`passage: ${text}`))).toBeLessThan(1e-5);
+      });
+    } finally {
+      await grpc.close();
+    }
   });
 
   it('joins concurrent callers into batches, each getting its own vectors', async () => {

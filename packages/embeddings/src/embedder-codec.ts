@@ -33,7 +33,7 @@ function writeVarint(buf: Buffer, at: number, n: number): number {
   return at;
 }
 
-/** EmbedRequest: texts (field 1) then model (field 2), as protobuf-es writes them. */
+/** EmbedRequest: texts (field 1), model (field 2), purpose (field 3), as protobuf-es writes them. */
 export function encodeEmbedRequest(message: MessageInitShape<typeof EmbedRequestSchema>): Uint8Array {
   const texts = message.texts ?? [];
   const lengths = texts.map((text) => Buffer.byteLength(text));
@@ -41,6 +41,8 @@ export function encodeEmbedRequest(message: MessageInitShape<typeof EmbedRequest
   let size = 0;
   for (const n of lengths) size += 1 + varintSize(n) + n;
   if (modelBytes) size += 1 + varintSize(modelBytes) + modelBytes;
+  const purpose = message.purpose ?? 0;
+  if (purpose) size += 2;
   const buf = Buffer.allocUnsafe(size);
   let at = 0;
   texts.forEach((text, i) => {
@@ -51,7 +53,11 @@ export function encodeEmbedRequest(message: MessageInitShape<typeof EmbedRequest
   if (modelBytes) {
     buf[at++] = tag(2, LEN);
     at = writeVarint(buf, at, modelBytes);
-    buf.write(message.model as string, at, 'utf8');
+    at += buf.write(message.model as string, at, 'utf8');
+  }
+  if (purpose) {
+    buf[at++] = tag(3, 0);
+    buf[at++] = purpose;
   }
   return buf;
 }

@@ -1,6 +1,6 @@
 import { type ClientFor, createClient, GrpcStatus } from '@trove/grpc-kit';
-import { EmbedderService } from '@trove/proto/embedder/v1';
-import type { Embedder } from './embedder.ts';
+import { EmbedderService, Purpose } from '@trove/proto/embedder/v1';
+import type { Embedder, EmbedPurpose } from './embedder.ts';
 import { EMBEDDER_CODECS } from './embedder-codec.ts';
 
 export interface GrpcEmbedderOptions {
@@ -50,12 +50,14 @@ export class GrpcEmbedder implements Embedder {
     }
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+  async embed(texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
+    // The server puts its model's prefix for this purpose before each text (none for GloVe).
+    const wire = purpose === 'query' ? Purpose.QUERY : Purpose.UNSPECIFIED;
     const chunks: string[][] = [];
     for (let i = 0; i < texts.length; i += this.maxBatch) chunks.push(texts.slice(i, i + this.maxBatch));
     try {
-      const replies = await Promise.all(chunks.map((chunk) => this.client.embed({ texts: chunk })));
+      const replies = await Promise.all(chunks.map((chunk) => this.client.embed({ texts: chunk, purpose: wire })));
       return replies.flatMap((reply) => {
         if (reply.model !== this.model) {
           throw new Error(`answered with model ${reply.model}, not ${this.model}: restart memory-api to pick it up`);

@@ -3,7 +3,7 @@
  * for any texts and vectors, and a clear error for bytes that are not an EmbedResponse.
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { EmbedRequestSchema, EmbedResponseSchema } from '@trove/proto/embedder/v1';
+import { EmbedRequestSchema, EmbedResponseSchema, Purpose } from '@trove/proto/embedder/v1';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeEmbedResponse, encodeEmbedRequest, encodeEmbedResponse } from '../src/index.ts';
@@ -22,12 +22,13 @@ describe('embedder codecs', () => {
       fc.property(
         fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 40 }),
         fc.string({ unit: 'binary', maxLength: 30 }),
-        (texts, model) => {
-          const ours = encodeEmbedRequest({ texts, model });
+        fc.constantFrom(Purpose.UNSPECIFIED, Purpose.DOCUMENT, Purpose.QUERY),
+        (texts, model, purpose) => {
+          const ours = encodeEmbedRequest({ texts, model, purpose });
           expect(Buffer.from(ours)).toEqual(
-            Buffer.from(toBinary(EmbedRequestSchema, create(EmbedRequestSchema, { texts, model }))),
+            Buffer.from(toBinary(EmbedRequestSchema, create(EmbedRequestSchema, { texts, model, purpose }))),
           );
-          expect(fromBinary(EmbedRequestSchema, ours).texts).toEqual(texts);
+          expect(fromBinary(EmbedRequestSchema, ours)).toMatchObject({ texts, purpose });
         },
       ),
       { numRuns: 300 },

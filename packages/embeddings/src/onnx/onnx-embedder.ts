@@ -116,7 +116,20 @@ export class OnnxEmbedder implements Embedder {
 
   async embed(texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
     const prefix = this.prefixes[purpose];
-    const encoded = texts.map((text) => this.encode(prefix + text));
+    return this.embedPrefixed(prefix ? texts.map((text) => prefix + text) : texts);
+  }
+
+  /** The prefix put before a text of this purpose ('' for none). */
+  prefix(purpose: EmbedPurpose): string {
+    return this.prefixes[purpose];
+  }
+
+  /**
+   * Embeds texts that already carry their prefix: the embedder service prefixes each call's texts
+   * by that call's purpose, then runs calls of both purposes in one batch.
+   */
+  async embedPrefixed(texts: readonly string[]): Promise<Float32Array[]> {
+    const encoded = texts.map((text) => this.encode(text));
     // Shortest first, so that each run pads to a length close to its texts'.
     const order = encoded
       .map((_, i) => i)

@@ -2,15 +2,15 @@
 // @generated from file trove/embedder/v1/embedder.proto (package trove.embedder.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file trove/embedder/v1/embedder.proto.
  */
 export const file_trove_embedder_v1_embedder: GenFile = /*@__PURE__*/
-  fileDesc("CiB0cm92ZS9lbWJlZGRlci92MS9lbWJlZGRlci5wcm90bxIRdHJvdmUuZW1iZWRkZXIudjEiLAoMRW1iZWRSZXF1ZXN0Eg0KBXRleHRzGAEgAygJEg0KBW1vZGVsGAIgASgJIhgKBlZlY3RvchIOCgZ2YWx1ZXMYASADKAIicgoNRW1iZWRSZXNwb25zZRIqCgd2ZWN0b3JzGAEgAygLMhkudHJvdmUuZW1iZWRkZXIudjEuVmVjdG9yEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKA0SEgoKbm9ybWFsaXplZBgEIAEoCCKIAQoFTW9kZWwSCgoCaWQYASABKAkSEgoKZGltZW5zaW9ucxgCIAEoDRIPCgdiYWNrZW5kGAMgASgJEg4KBmRldmljZRgEIAEoCRIRCgltYXhfYmF0Y2gYBSABKA0SFwoPbWF4X3RleHRfbGVuZ3RoGAYgASgNEhIKCm5vcm1hbGl6ZWQYByABKAgiIAoPR2V0TW9kZWxSZXF1ZXN0Eg0KBW1vZGVsGAEgASgJIjsKEEdldE1vZGVsUmVzcG9uc2USJwoFbW9kZWwYASABKAsyGC50cm92ZS5lbWJlZGRlci52MS5Nb2RlbCITChFMaXN0TW9kZWxzUmVxdWVzdCI+ChJMaXN0TW9kZWxzUmVzcG9uc2USKAoGbW9kZWxzGAEgAygLMhgudHJvdmUuZW1iZWRkZXIudjEuTW9kZWwyjQIKD0VtYmVkZGVyU2VydmljZRJKCgVFbWJlZBIfLnRyb3ZlLmVtYmVkZGVyLnYxLkVtYmVkUmVxdWVzdBogLnRyb3ZlLmVtYmVkZGVyLnYxLkVtYmVkUmVzcG9uc2USUwoIR2V0TW9kZWwSIi50cm92ZS5lbWJlZGRlci52MS5HZXRNb2RlbFJlcXVlc3QaIy50cm92ZS5lbWJlZGRlci52MS5HZXRNb2RlbFJlc3BvbnNlElkKCkxpc3RNb2RlbHMSJC50cm92ZS5lbWJlZGRlci52MS5MaXN0TW9kZWxzUmVxdWVzdBolLnRyb3ZlLmVtYmVkZGVyLnYxLkxpc3RNb2RlbHNSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiB0cm92ZS9lbWJlZGRlci92MS9lbWJlZGRlci5wcm90bxIRdHJvdmUuZW1iZWRkZXIudjEiWQoMRW1iZWRSZXF1ZXN0Eg0KBXRleHRzGAEgAygJEg0KBW1vZGVsGAIgASgJEisKB3B1cnBvc2UYAyABKA4yGi50cm92ZS5lbWJlZGRlci52MS5QdXJwb3NlIhgKBlZlY3RvchIOCgZ2YWx1ZXMYASADKAIicgoNRW1iZWRSZXNwb25zZRIqCgd2ZWN0b3JzGAEgAygLMhkudHJvdmUuZW1iZWRkZXIudjEuVmVjdG9yEg0KBW1vZGVsGAIgASgJEhIKCmRpbWVuc2lvbnMYAyABKA0SEgoKbm9ybWFsaXplZBgEIAEoCCKIAQoFTW9kZWwSCgoCaWQYASABKAkSEgoKZGltZW5zaW9ucxgCIAEoDRIPCgdiYWNrZW5kGAMgASgJEg4KBmRldmljZRgEIAEoCRIRCgltYXhfYmF0Y2gYBSABKA0SFwoPbWF4X3RleHRfbGVuZ3RoGAYgASgNEhIKCm5vcm1hbGl6ZWQYByABKAgiIAoPR2V0TW9kZWxSZXF1ZXN0Eg0KBW1vZGVsGAEgASgJIjsKEEdldE1vZGVsUmVzcG9uc2USJwoFbW9kZWwYASABKAsyGC50cm92ZS5lbWJlZGRlci52MS5Nb2RlbCITChFMaXN0TW9kZWxzUmVxdWVzdCI+ChJMaXN0TW9kZWxzUmVzcG9uc2USKAoGbW9kZWxzGAEgAygLMhgudHJvdmUuZW1iZWRkZXIudjEuTW9kZWwqSwoHUHVycG9zZRIXChNQVVJQT1NFX1VOU1BFQ0lGSUVEEAASFAoQUFVSUE9TRV9ET0NVTUVOVBABEhEKDVBVUlBPU0VfUVVFUlkQAjKNAgoPRW1iZWRkZXJTZXJ2aWNlEkoKBUVtYmVkEh8udHJvdmUuZW1iZWRkZXIudjEuRW1iZWRSZXF1ZXN0GiAudHJvdmUuZW1iZWRkZXIudjEuRW1iZWRSZXNwb25zZRJTCghHZXRNb2RlbBIiLnRyb3ZlLmVtYmVkZGVyLnYxLkdldE1vZGVsUmVxdWVzdBojLnRyb3ZlLmVtYmVkZGVyLnYxLkdldE1vZGVsUmVzcG9uc2USWQoKTGlzdE1vZGVscxIkLnRyb3ZlLmVtYmVkZGVyLnYxLkxpc3RNb2RlbHNSZXF1ZXN0GiUudHJvdmUuZW1iZWRkZXIudjEuTGlzdE1vZGVsc1Jlc3BvbnNlYgZwcm90bzM");
 
 /**
  * @generated from message trove.embedder.v1.EmbedRequest
@@ -29,6 +29,14 @@ export type EmbedRequest = Message<"trove.embedder.v1.EmbedRequest"> & {
    * @generated from field: string model = 2;
    */
   model: string;
+
+  /**
+   * What the texts are for: models trained with instructions (e5, bge, EmbeddingGemma) want another
+   * prefix before a question than before a stored text. Unspecified means a document.
+   *
+   * @generated from field: trove.embedder.v1.Purpose purpose = 3;
+   */
+  purpose: Purpose;
 };
 
 /**
@@ -110,14 +118,14 @@ export type Model = Message<"trove.embedder.v1.Model"> & {
   dimensions: number;
 
   /**
-   * Inference backend: "glove", "tfjs", "hash".
+   * Inference backend: "glove", "onnx", "hash".
    *
    * @generated from field: string backend = 3;
    */
   backend: string;
 
   /**
-   * Where it runs: "cpu", "wasm", "webgpu".
+   * Where it runs: "cpu", "webgpu", "cuda".
    *
    * @generated from field: string device = 4;
    */
@@ -215,6 +223,32 @@ export type ListModelsResponse = Message<"trove.embedder.v1.ListModelsResponse">
  */
 export const ListModelsResponseSchema: GenMessage<ListModelsResponse> = /*@__PURE__*/
   messageDesc(file_trove_embedder_v1_embedder, 7);
+
+/**
+ * @generated from enum trove.embedder.v1.Purpose
+ */
+export enum Purpose {
+  /**
+   * @generated from enum value: PURPOSE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: PURPOSE_DOCUMENT = 1;
+   */
+  DOCUMENT = 1,
+
+  /**
+   * @generated from enum value: PURPOSE_QUERY = 2;
+   */
+  QUERY = 2,
+}
+
+/**
+ * Describes the enum trove.embedder.v1.Purpose.
+ */
+export const PurposeSchema: GenEnum<Purpose> = /*@__PURE__*/
+  enumDesc(file_trove_embedder_v1_embedder, 0);
 
 /**
  * Text embedding inference. One process serves one or more models; every vector of one answer
