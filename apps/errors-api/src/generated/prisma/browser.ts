@@ -87,3 +87,18 @@ export type AlertRuleFire = Prisma.AlertRuleFireModel
  * Alert history: each action a rule performed and how it went.
  */
 export type AlertDelivery = Prisma.AlertDeliveryModel
+/**
+ * Model UploadChunk
+ * A chunk of a file sentry-cli is uploading, named by its sha1; deleted once its file is assembled.
+ */
+export type UploadChunk = Prisma.UploadChunkModel
+/**
+ * Model ArtifactBundle
+ * An artifact bundle (sentry-cli's zip of minified files and source maps) of a project.
+ */
+export type ArtifactBundle = Prisma.ArtifactBundleModel
+/**
+ * Model ArtifactBundleFile
+ * One file of a bundle, found by debug id (sourcemaps inject) or by release and URL (the older upload).
+ */
+export type ArtifactBundleFile = Prisma.ArtifactBundleFileModel

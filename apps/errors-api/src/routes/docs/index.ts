@@ -53,7 +53,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'Sentry-compatible error tracking: ingest from the official SDKs, grouping, issues, alert rules, live updates.',
       },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'trove_session' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'trove_session' },
+          token: { type: 'http', scheme: 'bearer', description: 'An auth token from POST /api/0/api-tokens/' },
+        },
       },
       tags: [
         { name: 'setup' },
@@ -61,6 +64,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'projects' },
         { name: 'issues' },
         { name: 'releases' },
+        { name: 'source maps' },
         { name: 'alert rules' },
         { name: 'ingest' },
         { name: 'realtime' },

@@ -7,6 +7,7 @@ import { compressPayload, normaliseEventId, parseEventJson, prepareEvent } from 
 import { checkKey, findIngestProject, keyFromDsn, keyFromRequest } from '../../ingest/project-auth.ts';
 import type { IngestProject } from '../../projects/project-keys.ts';
 import { corsPreflightSchema, envelopeRouteSchema, storeRouteSchema } from '../../schemas/ingest.ts';
+import { sourceMaps } from '../../sourcemaps/resolver.ts';
 import { decodeStoreBody } from './store-body.ts';
 
 declare module 'fastify' {
@@ -20,6 +21,7 @@ const EVENT_ITEM_TYPES = new Set(['event']);
 
 export const ingestRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
   const { config, state, writer, projectKeys } = ctx;
+  const { resolver } = sourceMaps(ctx.db, config, ctx.logger);
   const accepted = new Counter({
     name: 'errors_ingest_events_total',
     help: 'Error events received on ingest, by outcome',
@@ -93,6 +95,8 @@ export const ingestRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
       throw payloadTooLarge(`event is larger than the limit of ${config.INGEST_MAX_EVENT_BYTES} bytes`);
     }
     const event = parseEventJson(eventBytes);
+    // Grouping, title and culprit read the original frames when the project has source maps.
+    await resolver.resolve(event, project.id).catch((err) => request.log.warn({ err }, 'source maps not applied'));
     const prepared = prepareEvent(event, project, fallbackId, compressPayload(eventBytes));
     await rateLimit(project, reply);
     await writer.write(prepared);

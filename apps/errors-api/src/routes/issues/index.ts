@@ -2,7 +2,6 @@ import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
-import { readPayload } from '../../ingest/prepare-event.ts';
 import { type IssueRow, issueJson } from '../../issues/issue-json.ts';
 import { findIssue, listIssues, type Page, parseLevelFilter, parseStatusFilter } from '../../issues/issue-queries.ts';
 import type { SortKey } from '../../issues/sorts.ts';
@@ -14,6 +13,7 @@ import {
   searchIssuesSchema,
   setStatusSchema,
 } from '../../schemas/issues.ts';
+import { viewPayload } from '../../sourcemaps/view.ts';
 
 type IdParams = { Params: { id: string } };
 type SlugParams = { Params: { slug: string } };
@@ -28,7 +28,8 @@ interface IssueListParams {
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, live }) => {
+export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const { db, live } = ctx;
   app.addHook('onRequest', requireUser(db));
 
   app.get<SlugParams & { Querystring: Page & IssueListParams }>(
@@ -66,7 +67,7 @@ export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, liv
       ...issueJson(issue, issue.project_slug),
       fingerprint: issue.fingerprint,
       grouping: issue.grouping,
-      latest_event: latest ? readPayload(latest.payload, latest.event_id) : null,
+      latest_event: latest ? await viewPayload(ctx, latest.payload, latest.event_id, issue.project_id) : null,
     };
   });
 
@@ -120,7 +121,13 @@ export const issueRoutes: FastifyPluginAsync<AppContext> = async (app, { db, liv
         filters,
       );
       return {
-        data: rows.map((r) => ({ ...r, received_at: iso(r.received_at), payload: readPayload(r.payload, r.event_id) })),
+        data: await Promise.all(
+          rows.map(async (r) => ({
+            ...r,
+            received_at: iso(r.received_at),
+            payload: await viewPayload(ctx, r.payload, r.event_id, issue.project_id),
+          })),
+        ),
         total: Number(counted?.total ?? 0),
         page,
         per_page,

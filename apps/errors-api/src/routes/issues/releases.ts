@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { findIssue, type Page } from '../../issues/issue-queries.ts';
 import { findProject } from '../../projects/project-store.ts';
 import { issueTagsSchema, listReleasesSchema } from '../../schemas/releases.ts';
+import { sourceMapRoutes } from '../sourcemaps/index.ts';
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -39,8 +40,11 @@ interface ReleaseRow {
   total: number | string;
 }
 
-export const releaseRoutes: FastifyPluginAsync<AppContext> = async (app, { db }) => {
+export const releaseRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const { db } = ctx;
   app.addHook('onRequest', requireUser(db));
+  // sentry-cli's upload routes, behind the same sign-in (an auth token, in practice).
+  await app.register(sourceMapRoutes, ctx);
 
   app.get<{ Params: { slug: string }; Querystring: Page }>(
     '/api/0/projects/:slug/releases',

@@ -1,9 +1,9 @@
 import { HttpError } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { readPayload } from '../../ingest/prepare-event.ts';
 import { issueJson } from '../../issues/issue-json.ts';
 import { STATUSES } from '../../schemas/issues.ts';
+import { viewPayload } from '../../sourcemaps/view.ts';
 import { apiError, callApi } from '../../web/api.ts';
 import { dailyEvents, listIssuePage, SORTS, type SortKey } from '../../web/issue-list-query.ts';
 import { errorPage } from '../../web/pages/errors.ts';
@@ -26,7 +26,8 @@ const oneOf = (raw: unknown, allowed: readonly string[], fallback: string) =>
 type ListQuery = { Params: { slug: string }; Querystring: Record<string, string | undefined> };
 type IssueQuery = { Params: { id: string }; Querystring: { event?: string; page?: string } };
 
-export const issuePages: FastifyPluginAsync<AppContext> = async (app, { db }) => {
+export const issuePages: FastifyPluginAsync<AppContext> = async (app, ctx) => {
+  const { db } = ctx;
   app.get<ListQuery>('/projects/:slug/issues', async (request, reply) => {
     const viewer = await viewerOrRedirect(db, request, reply);
     if (!viewer) return reply;
@@ -74,8 +75,8 @@ export const issuePages: FastifyPluginAsync<AppContext> = async (app, { db }) =>
     if (!viewer) return reply;
     const answer = await callApi(app, request, 'GET', `/api/0/issues/${encodeURIComponent(request.params.id)}`);
     if (answer.status !== 200) return sendPage(reply, errorPage(viewer, answer), answer.status);
-    const [counted] = await db.sql.query<{ user_count: number | string }>(
-      'SELECT user_count FROM issues WHERE id = $1',
+    const [counted] = await db.sql.query<{ user_count: number | string; project_id: number }>(
+      'SELECT user_count, project_id FROM issues WHERE id = $1',
       [answer.json.id],
     );
     const issue = { ...answer.json, users: Number(counted?.user_count ?? 0) };
@@ -93,7 +94,11 @@ export const issuePages: FastifyPluginAsync<AppContext> = async (app, { db }) =>
         'SELECT payload, event_id FROM events WHERE issue_id = $1 AND event_id = $2',
         [issue.id, wanted],
       );
-      if (row) shown = { event_id: row.event_id, payload: readPayload(row.payload, row.event_id) };
+      if (row)
+        shown = {
+          event_id: row.event_id,
+          payload: await viewPayload(ctx, row.payload, row.event_id, Number(counted?.project_id)),
+        };
     }
     const chart = (await dailyEvents(db, [issue.id], 30)).get(issue.id) ?? [];
     return sendPage(

@@ -410,7 +410,10 @@ export const ModelName = {
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
-  AlertDelivery: 'AlertDelivery'
+  AlertDelivery: 'AlertDelivery',
+  UploadChunk: 'UploadChunk',
+  ArtifactBundle: 'ArtifactBundle',
+  ArtifactBundleFile: 'ArtifactBundleFile'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -426,7 +429,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "serviceMeta" | "user" | "session" | "apiToken" | "project" | "issue" | "issueDailyEvents" | "issueUser" | "issueTag" | "release" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery"
+    modelProps: "serviceMeta" | "user" | "session" | "apiToken" | "project" | "issue" | "issueDailyEvents" | "issueUser" | "issueTag" | "release" | "event" | "alertRule" | "alertRuleFire" | "alertDelivery" | "uploadChunk" | "artifactBundle" | "artifactBundleFile"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1466,6 +1469,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    UploadChunk: {
+      payload: Prisma.$UploadChunkPayload<ExtArgs>
+      fields: Prisma.UploadChunkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UploadChunkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UploadChunkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        findFirst: {
+          args: Prisma.UploadChunkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UploadChunkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        findMany: {
+          args: Prisma.UploadChunkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>[]
+        }
+        create: {
+          args: Prisma.UploadChunkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        createMany: {
+          args: Prisma.UploadChunkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UploadChunkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>[]
+        }
+        delete: {
+          args: Prisma.UploadChunkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        update: {
+          args: Prisma.UploadChunkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        deleteMany: {
+          args: Prisma.UploadChunkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UploadChunkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UploadChunkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>[]
+        }
+        upsert: {
+          args: Prisma.UploadChunkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UploadChunkPayload>
+        }
+        aggregate: {
+          args: Prisma.UploadChunkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUploadChunk>
+        }
+        groupBy: {
+          args: Prisma.UploadChunkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UploadChunkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UploadChunkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UploadChunkCountAggregateOutputType> | number
+        }
+      }
+    }
+    ArtifactBundle: {
+      payload: Prisma.$ArtifactBundlePayload<ExtArgs>
+      fields: Prisma.ArtifactBundleFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ArtifactBundleFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ArtifactBundleFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        findFirst: {
+          args: Prisma.ArtifactBundleFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ArtifactBundleFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        findMany: {
+          args: Prisma.ArtifactBundleFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>[]
+        }
+        create: {
+          args: Prisma.ArtifactBundleCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        createMany: {
+          args: Prisma.ArtifactBundleCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ArtifactBundleCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>[]
+        }
+        delete: {
+          args: Prisma.ArtifactBundleDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        update: {
+          args: Prisma.ArtifactBundleUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        deleteMany: {
+          args: Prisma.ArtifactBundleDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ArtifactBundleUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ArtifactBundleUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>[]
+        }
+        upsert: {
+          args: Prisma.ArtifactBundleUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundlePayload>
+        }
+        aggregate: {
+          args: Prisma.ArtifactBundleAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateArtifactBundle>
+        }
+        groupBy: {
+          args: Prisma.ArtifactBundleGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ArtifactBundleGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ArtifactBundleCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ArtifactBundleCountAggregateOutputType> | number
+        }
+      }
+    }
+    ArtifactBundleFile: {
+      payload: Prisma.$ArtifactBundleFilePayload<ExtArgs>
+      fields: Prisma.ArtifactBundleFileFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ArtifactBundleFileFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ArtifactBundleFileFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        findFirst: {
+          args: Prisma.ArtifactBundleFileFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ArtifactBundleFileFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        findMany: {
+          args: Prisma.ArtifactBundleFileFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>[]
+        }
+        create: {
+          args: Prisma.ArtifactBundleFileCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        createMany: {
+          args: Prisma.ArtifactBundleFileCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ArtifactBundleFileCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>[]
+        }
+        delete: {
+          args: Prisma.ArtifactBundleFileDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        update: {
+          args: Prisma.ArtifactBundleFileUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        deleteMany: {
+          args: Prisma.ArtifactBundleFileDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ArtifactBundleFileUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ArtifactBundleFileUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>[]
+        }
+        upsert: {
+          args: Prisma.ArtifactBundleFileUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ArtifactBundleFilePayload>
+        }
+        aggregate: {
+          args: Prisma.ArtifactBundleFileAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateArtifactBundleFile>
+        }
+        groupBy: {
+          args: Prisma.ArtifactBundleFileGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ArtifactBundleFileGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ArtifactBundleFileCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ArtifactBundleFileCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1674,6 +1899,43 @@ export const AlertDeliveryScalarFieldEnum = {
 } as const
 
 export type AlertDeliveryScalarFieldEnum = (typeof AlertDeliveryScalarFieldEnum)[keyof typeof AlertDeliveryScalarFieldEnum]
+
+
+export const UploadChunkScalarFieldEnum = {
+  checksum: 'checksum',
+  content: 'content',
+  createdAt: 'createdAt'
+} as const
+
+export type UploadChunkScalarFieldEnum = (typeof UploadChunkScalarFieldEnum)[keyof typeof UploadChunkScalarFieldEnum]
+
+
+export const ArtifactBundleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  checksum: 'checksum',
+  release: 'release',
+  dist: 'dist',
+  content: 'content',
+  createdAt: 'createdAt'
+} as const
+
+export type ArtifactBundleScalarFieldEnum = (typeof ArtifactBundleScalarFieldEnum)[keyof typeof ArtifactBundleScalarFieldEnum]
+
+
+export const ArtifactBundleFileScalarFieldEnum = {
+  bundleId: 'bundleId',
+  projectId: 'projectId',
+  path: 'path',
+  url: 'url',
+  type: 'type',
+  debugId: 'debugId',
+  release: 'release',
+  dist: 'dist',
+  sourcemap: 'sourcemap'
+} as const
+
+export type ArtifactBundleFileScalarFieldEnum = (typeof ArtifactBundleFileScalarFieldEnum)[keyof typeof ArtifactBundleFileScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1977,6 +2239,9 @@ export type GlobalOmitConfig = {
   alertRule?: Prisma.AlertRuleOmit
   alertRuleFire?: Prisma.AlertRuleFireOmit
   alertDelivery?: Prisma.AlertDeliveryOmit
+  uploadChunk?: Prisma.UploadChunkOmit
+  artifactBundle?: Prisma.ArtifactBundleOmit
+  artifactBundleFile?: Prisma.ArtifactBundleFileOmit
 }
 
 /* Types for Logging */

@@ -64,7 +64,10 @@ export const ModelName = {
   Event: 'Event',
   AlertRule: 'AlertRule',
   AlertRuleFire: 'AlertRuleFire',
-  AlertDelivery: 'AlertDelivery'
+  AlertDelivery: 'AlertDelivery',
+  UploadChunk: 'UploadChunk',
+  ArtifactBundle: 'ArtifactBundle',
+  ArtifactBundleFile: 'ArtifactBundleFile'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -252,6 +255,43 @@ export const AlertDeliveryScalarFieldEnum = {
 } as const
 
 export type AlertDeliveryScalarFieldEnum = (typeof AlertDeliveryScalarFieldEnum)[keyof typeof AlertDeliveryScalarFieldEnum]
+
+
+export const UploadChunkScalarFieldEnum = {
+  checksum: 'checksum',
+  content: 'content',
+  createdAt: 'createdAt'
+} as const
+
+export type UploadChunkScalarFieldEnum = (typeof UploadChunkScalarFieldEnum)[keyof typeof UploadChunkScalarFieldEnum]
+
+
+export const ArtifactBundleScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  checksum: 'checksum',
+  release: 'release',
+  dist: 'dist',
+  content: 'content',
+  createdAt: 'createdAt'
+} as const
+
+export type ArtifactBundleScalarFieldEnum = (typeof ArtifactBundleScalarFieldEnum)[keyof typeof ArtifactBundleScalarFieldEnum]
+
+
+export const ArtifactBundleFileScalarFieldEnum = {
+  bundleId: 'bundleId',
+  projectId: 'projectId',
+  path: 'path',
+  url: 'url',
+  type: 'type',
+  debugId: 'debugId',
+  release: 'release',
+  dist: 'dist',
+  sourcemap: 'sourcemap'
+} as const
+
+export type ArtifactBundleFileScalarFieldEnum = (typeof ArtifactBundleFileScalarFieldEnum)[keyof typeof ArtifactBundleFileScalarFieldEnum]
 
 
 export const SortOrder = {

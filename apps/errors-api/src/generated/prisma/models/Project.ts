@@ -230,6 +230,7 @@ export type ProjectWhereInput = {
   deliveries?: Prisma.AlertDeliveryListRelationFilter
   releases?: Prisma.ReleaseListRelationFilter
   tags?: Prisma.IssueTagListRelationFilter
+  bundles?: Prisma.ArtifactBundleListRelationFilter
 }
 
 export type ProjectOrderByWithRelationInput = {
@@ -245,6 +246,7 @@ export type ProjectOrderByWithRelationInput = {
   deliveries?: Prisma.AlertDeliveryOrderByRelationAggregateInput
   releases?: Prisma.ReleaseOrderByRelationAggregateInput
   tags?: Prisma.IssueTagOrderByRelationAggregateInput
+  bundles?: Prisma.ArtifactBundleOrderByRelationAggregateInput
 }
 
 export type ProjectWhereUniqueInput = Prisma.AtLeast<{
@@ -263,6 +265,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   deliveries?: Prisma.AlertDeliveryListRelationFilter
   releases?: Prisma.ReleaseListRelationFilter
   tags?: Prisma.IssueTagListRelationFilter
+  bundles?: Prisma.ArtifactBundleListRelationFilter
 }, "id" | "slug" | "dsnKey">
 
 export type ProjectOrderByWithAggregationInput = {
@@ -303,6 +306,7 @@ export type ProjectCreateInput = {
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateInput = {
@@ -318,6 +322,7 @@ export type ProjectUncheckedCreateInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUpdateInput = {
@@ -332,6 +337,7 @@ export type ProjectUpdateInput = {
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateInput = {
@@ -347,6 +353,7 @@ export type ProjectUncheckedUpdateInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateManyInput = {
@@ -507,6 +514,20 @@ export type ProjectUpdateOneRequiredWithoutDeliveriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutDeliveriesInput, Prisma.ProjectUpdateWithoutDeliveriesInput>, Prisma.ProjectUncheckedUpdateWithoutDeliveriesInput>
 }
 
+export type ProjectCreateNestedOneWithoutBundlesInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutBundlesInput, Prisma.ProjectUncheckedCreateWithoutBundlesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutBundlesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+}
+
+export type ProjectUpdateOneRequiredWithoutBundlesNestedInput = {
+  create?: Prisma.XOR<Prisma.ProjectCreateWithoutBundlesInput, Prisma.ProjectUncheckedCreateWithoutBundlesInput>
+  connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutBundlesInput
+  upsert?: Prisma.ProjectUpsertWithoutBundlesInput
+  connect?: Prisma.ProjectWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ProjectUpdateToOneWithWhereWithoutBundlesInput, Prisma.ProjectUpdateWithoutBundlesInput>, Prisma.ProjectUncheckedUpdateWithoutBundlesInput>
+}
+
 export type ProjectCreateWithoutIssuesInput = {
   name: string
   slug: string
@@ -518,6 +539,7 @@ export type ProjectCreateWithoutIssuesInput = {
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutIssuesInput = {
@@ -532,6 +554,7 @@ export type ProjectUncheckedCreateWithoutIssuesInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutIssuesInput = {
@@ -561,6 +584,7 @@ export type ProjectUpdateWithoutIssuesInput = {
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutIssuesInput = {
@@ -575,6 +599,7 @@ export type ProjectUncheckedUpdateWithoutIssuesInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutTagsInput = {
@@ -588,6 +613,7 @@ export type ProjectCreateWithoutTagsInput = {
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutTagsInput = {
@@ -602,6 +628,7 @@ export type ProjectUncheckedCreateWithoutTagsInput = {
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutTagsInput = {
@@ -631,6 +658,7 @@ export type ProjectUpdateWithoutTagsInput = {
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutTagsInput = {
@@ -645,6 +673,7 @@ export type ProjectUncheckedUpdateWithoutTagsInput = {
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutReleasesInput = {
@@ -658,6 +687,7 @@ export type ProjectCreateWithoutReleasesInput = {
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutReleasesInput = {
@@ -672,6 +702,7 @@ export type ProjectUncheckedCreateWithoutReleasesInput = {
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutReleasesInput = {
@@ -701,6 +732,7 @@ export type ProjectUpdateWithoutReleasesInput = {
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutReleasesInput = {
@@ -715,6 +747,7 @@ export type ProjectUncheckedUpdateWithoutReleasesInput = {
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutEventsInput = {
@@ -728,6 +761,7 @@ export type ProjectCreateWithoutEventsInput = {
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutEventsInput = {
@@ -742,6 +776,7 @@ export type ProjectUncheckedCreateWithoutEventsInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutEventsInput = {
@@ -771,6 +806,7 @@ export type ProjectUpdateWithoutEventsInput = {
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutEventsInput = {
@@ -785,6 +821,7 @@ export type ProjectUncheckedUpdateWithoutEventsInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutRulesInput = {
@@ -798,6 +835,7 @@ export type ProjectCreateWithoutRulesInput = {
   deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutRulesInput = {
@@ -812,6 +850,7 @@ export type ProjectUncheckedCreateWithoutRulesInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutRulesInput = {
@@ -841,6 +880,7 @@ export type ProjectUpdateWithoutRulesInput = {
   deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutRulesInput = {
@@ -855,6 +895,7 @@ export type ProjectUncheckedUpdateWithoutRulesInput = {
   deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectCreateWithoutDeliveriesInput = {
@@ -868,6 +909,7 @@ export type ProjectCreateWithoutDeliveriesInput = {
   rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectUncheckedCreateWithoutDeliveriesInput = {
@@ -882,6 +924,7 @@ export type ProjectUncheckedCreateWithoutDeliveriesInput = {
   rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
   releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
   tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+  bundles?: Prisma.ArtifactBundleUncheckedCreateNestedManyWithoutProjectInput
 }
 
 export type ProjectCreateOrConnectWithoutDeliveriesInput = {
@@ -911,6 +954,7 @@ export type ProjectUpdateWithoutDeliveriesInput = {
   rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUpdateManyWithoutProjectNestedInput
 }
 
 export type ProjectUncheckedUpdateWithoutDeliveriesInput = {
@@ -923,6 +967,81 @@ export type ProjectUncheckedUpdateWithoutDeliveriesInput = {
   issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
   rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
+  bundles?: Prisma.ArtifactBundleUncheckedUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectCreateWithoutBundlesInput = {
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectUncheckedCreateWithoutBundlesInput = {
+  id?: number
+  name: string
+  slug: string
+  dsnKey: string
+  archivedAt?: Date | string | null
+  createdAt?: Date | string
+  issues?: Prisma.IssueUncheckedCreateNestedManyWithoutProjectInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutProjectInput
+  rules?: Prisma.AlertRuleUncheckedCreateNestedManyWithoutProjectInput
+  deliveries?: Prisma.AlertDeliveryUncheckedCreateNestedManyWithoutProjectInput
+  releases?: Prisma.ReleaseUncheckedCreateNestedManyWithoutProjectInput
+  tags?: Prisma.IssueTagUncheckedCreateNestedManyWithoutProjectInput
+}
+
+export type ProjectCreateOrConnectWithoutBundlesInput = {
+  where: Prisma.ProjectWhereUniqueInput
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutBundlesInput, Prisma.ProjectUncheckedCreateWithoutBundlesInput>
+}
+
+export type ProjectUpsertWithoutBundlesInput = {
+  update: Prisma.XOR<Prisma.ProjectUpdateWithoutBundlesInput, Prisma.ProjectUncheckedUpdateWithoutBundlesInput>
+  create: Prisma.XOR<Prisma.ProjectCreateWithoutBundlesInput, Prisma.ProjectUncheckedCreateWithoutBundlesInput>
+  where?: Prisma.ProjectWhereInput
+}
+
+export type ProjectUpdateToOneWithWhereWithoutBundlesInput = {
+  where?: Prisma.ProjectWhereInput
+  data: Prisma.XOR<Prisma.ProjectUpdateWithoutBundlesInput, Prisma.ProjectUncheckedUpdateWithoutBundlesInput>
+}
+
+export type ProjectUpdateWithoutBundlesInput = {
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUpdateManyWithoutProjectNestedInput
+  releases?: Prisma.ReleaseUpdateManyWithoutProjectNestedInput
+  tags?: Prisma.IssueTagUpdateManyWithoutProjectNestedInput
+}
+
+export type ProjectUncheckedUpdateWithoutBundlesInput = {
+  id?: Prisma.IntFieldUpdateOperationsInput | number
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  dsnKey?: Prisma.StringFieldUpdateOperationsInput | string
+  archivedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  issues?: Prisma.IssueUncheckedUpdateManyWithoutProjectNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutProjectNestedInput
+  rules?: Prisma.AlertRuleUncheckedUpdateManyWithoutProjectNestedInput
+  deliveries?: Prisma.AlertDeliveryUncheckedUpdateManyWithoutProjectNestedInput
   releases?: Prisma.ReleaseUncheckedUpdateManyWithoutProjectNestedInput
   tags?: Prisma.IssueTagUncheckedUpdateManyWithoutProjectNestedInput
 }
@@ -939,6 +1058,7 @@ export type ProjectCountOutputType = {
   deliveries: number
   releases: number
   tags: number
+  bundles: number
 }
 
 export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -948,6 +1068,7 @@ export type ProjectCountOutputTypeSelect<ExtArgs extends runtime.Types.Extension
   deliveries?: boolean | ProjectCountOutputTypeCountDeliveriesArgs
   releases?: boolean | ProjectCountOutputTypeCountReleasesArgs
   tags?: boolean | ProjectCountOutputTypeCountTagsArgs
+  bundles?: boolean | ProjectCountOutputTypeCountBundlesArgs
 }
 
 /**
@@ -1002,6 +1123,13 @@ export type ProjectCountOutputTypeCountTagsArgs<ExtArgs extends runtime.Types.Ex
   where?: Prisma.IssueTagWhereInput
 }
 
+/**
+ * ProjectCountOutputType without action
+ */
+export type ProjectCountOutputTypeCountBundlesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ArtifactBundleWhereInput
+}
+
 
 export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1016,6 +1144,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   deliveries?: boolean | Prisma.Project$deliveriesArgs<ExtArgs>
   releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   tags?: boolean | Prisma.Project$tagsArgs<ExtArgs>
+  bundles?: boolean | Prisma.Project$bundlesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["project"]>
 
@@ -1054,6 +1183,7 @@ export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs
   deliveries?: boolean | Prisma.Project$deliveriesArgs<ExtArgs>
   releases?: boolean | Prisma.Project$releasesArgs<ExtArgs>
   tags?: boolean | Prisma.Project$tagsArgs<ExtArgs>
+  bundles?: boolean | Prisma.Project$bundlesArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type ProjectIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1068,6 +1198,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     deliveries: Prisma.$AlertDeliveryPayload<ExtArgs>[]
     releases: Prisma.$ReleasePayload<ExtArgs>[]
     tags: Prisma.$IssueTagPayload<ExtArgs>[]
+    bundles: Prisma.$ArtifactBundlePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: number
@@ -1479,6 +1610,7 @@ export interface Prisma__ProjectClient<T, Null = never, ExtArgs extends runtime.
   deliveries<T extends Prisma.Project$deliveriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$deliveriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AlertDeliveryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   releases<T extends Prisma.Project$releasesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$releasesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ReleasePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   tags<T extends Prisma.Project$tagsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$tagsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IssueTagPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  bundles<T extends Prisma.Project$bundlesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Project$bundlesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ArtifactBundlePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2048,6 +2180,30 @@ export type Project$tagsArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
   take?: number
   skip?: number
   distinct?: Prisma.IssueTagScalarFieldEnum | Prisma.IssueTagScalarFieldEnum[]
+}
+
+/**
+ * Project.bundles
+ */
+export type Project$bundlesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ArtifactBundle
+   */
+  select?: Prisma.ArtifactBundleSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ArtifactBundle
+   */
+  omit?: Prisma.ArtifactBundleOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ArtifactBundleInclude<ExtArgs> | null
+  where?: Prisma.ArtifactBundleWhereInput
+  orderBy?: Prisma.ArtifactBundleOrderByWithRelationInput | Prisma.ArtifactBundleOrderByWithRelationInput[]
+  cursor?: Prisma.ArtifactBundleWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ArtifactBundleScalarFieldEnum | Prisma.ArtifactBundleScalarFieldEnum[]
 }
 
 /**
