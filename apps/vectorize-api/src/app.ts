@@ -3,12 +3,13 @@ import { createServer, type Logger, serviceKit } from '@trove/service-kit';
 import { WorkerPool, warmUp } from '@trove/tracer';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import sharp from 'sharp';
 import type { VectorizeConfig } from './config.ts';
 import { SERVICE } from './meta.ts';
 import { registerOpenApi } from './openapi.ts';
 import { RequestStats } from './request-stats.ts';
 import { healthRoutes, tracingReport } from './routes/health/index.ts';
-import { countWorkRequests, metricsRoutes } from './routes/metrics/index.ts';
+import { countWorkRequests, metricsRoutes, WARM_UP_HEADER, WARM_UP_TOKEN } from './routes/metrics/index.ts';
 import { optimizeRoutes } from './routes/optimize/index.ts';
 import { vectorizeRoutes } from './routes/vectorize/index.ts';
 import { createTracer, type Tracer } from './tracing/tracer.ts';
@@ -71,13 +72,38 @@ function warmInBackground(app: FastifyInstance, pool: WorkerPool): void {
     if (!warm) throw new Error('the tracing threads are still warming up');
   });
   const started = performance.now();
-  warmUp(pool, pool.size).then(
+  // Then a few real requests through the app itself (multipart, sharp's decoder, the route and its
+  // serialiser warm up too), once it is ready to take them; they are not counted in /v1/metrics.
+  const warmRequests = new Promise<void>((resolve) => app.addHook('onReady', async () => resolve())).then(() =>
+    warmUpRequests(app),
+  );
+  Promise.all([warmUp(pool, pool.size), warmRequests]).then(
     () => {
       warm = true;
       app.log.info({ threads: pool.size, seconds: (performance.now() - started) / 1000 }, 'tracing threads warm');
     },
     (err: Error) => app.log.error({ err }, 'warming the tracing threads failed'),
   );
+}
+
+async function warmUpRequests(app: FastifyInstance): Promise<void> {
+  const width = 40;
+  const pixels = Buffer.alloc(width * width * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 7) % 256;
+  const png = await sharp(pixels, { raw: { width, height: width, channels: 3 } })
+    .png()
+    .toBuffer();
+  for (let round = 0; round < 3; round++) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)]), 'warm-up.png');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    await app.inject({
+      method: 'POST',
+      url: '/v1/vectorize',
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: { 'content-type': request.headers.get('content-type') as string, [WARM_UP_HEADER]: WARM_UP_TOKEN },
+    });
+  }
 }
 
 /** For /readyz: some worker answered its last capacity poll (always true in process). */

@@ -12,7 +12,14 @@ function image(width: number, height: number, color: (x: number, y: number) => n
  * a diagram with anti-aliased 1 px lines and ink past 32 colours (fine-detail snapping).
  */
 function samples(): RgbaImage[] {
-  const gradient = image(48, 48, (x, y) => [x * 5, y * 5, (x + y) * 2, 255]);
+  // Shapes with soft edges over a gradient, big enough for clusters of every size the merge
+  // hierarchy treats differently, so the spline engine's code is compiled along all its branches.
+  const gradient = image(256, 256, (x, y) => {
+    const ring = Math.abs(Math.hypot(x - 128, y - 128) - 72);
+    const inside = Math.max(0, Math.min(1, 6 - ring / 2));
+    const base = [x, y, (x + y) & 255];
+    return [...base.map((c, i) => Math.round(c * (1 - inside) + [230, 40, 60][i]! * inside)), 255];
+  });
   const flat = image(32, 32, (x, y) =>
     x < 16 ? (y < 16 ? [220, 30, 40, 255] : [255, 255, 255, 255]) : [30, 60, 200, 255],
   );
@@ -31,7 +38,7 @@ function samples(): RgbaImage[] {
  * so the first real request does not pay for loading the engine and compiling its hot code. Jobs
  * go out `threads` at a time, so each thread gets its share.
  */
-export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rounds = 3): Promise<void> {
+export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rounds = 5): Promise<void> {
   const jobs = samples().flatMap((picture, index) => Array.from({ length: rounds }, () => ({ picture, index })));
   for (const { picture, index } of jobs) {
     await Promise.all(
