@@ -52,6 +52,8 @@ export const errorsApp = fp<ErrorsAppOptions>(
       circuits: state.circuits,
       // A lost or refused database connection is answered 503 with Retry-After, naming the database.
       classifyFailure: db.unavailable,
+      // An embedded database that stopped answering fails liveness, so the orchestrator restarts it.
+      liveness: { database: () => db.alive() },
     });
     await app.register(cookie);
     await app.register(websocket, { options: { maxPayload: 64 * 1024 }, preClose: closeGoingAway });

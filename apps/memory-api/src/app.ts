@@ -64,6 +64,8 @@ export const memoryApp = fp<MemoryAppOptions>(
       checks: { database: () => db.ping() },
       // A lost or refused database connection is answered 503 with Retry-After, naming the database.
       classifyFailure: db.unavailable,
+      // An embedded database that stopped answering fails liveness, so the orchestrator restarts it.
+      liveness: { database: () => db.alive() },
     });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
     useStrictValidation(app);

@@ -8,6 +8,7 @@ import { Autovacuum } from './autovacuum.ts';
 import { BYTEA, nativeByteaClient, parseBytea } from './bytea.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
+import { embeddedFailure } from './embedded-failure.ts';
 import { listenPostgres } from './listen.ts';
 import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
 import { PGliteThread } from './pglite-thread/pglite-thread.ts';
@@ -27,6 +28,8 @@ export interface OpenDatabaseOptions<C extends PrismaLike> {
   dataDir: string;
   /** Run the embedded database on its own thread (the default), or in this one. */
   thread?: boolean;
+  /** On its thread: how long the embedded database may owe an answer before it counts as stalled. */
+  stallMs?: number;
   migrationsDir: string;
   /** `apply` pending migrations, or `verify` that none is pending; `auto`: apply on PGlite, verify on Postgres. */
   migrate: 'auto' | 'apply' | 'verify';
@@ -50,6 +53,11 @@ export interface Database<C extends PrismaLike> {
   readonly autovacuum: Autovacuum;
   ping(): Promise<void>;
   /**
+   * For liveness: throws when the database can no longer answer at all and only a restart helps
+   * (the embedded database's thread stalled past its bound, or stopped). Never waits.
+   */
+  alive(): void;
+  /**
    * Calls `onNotify` on every NOTIFY of `channel` from any connection, over a connection of its
    * own that reconnects after a loss (calling `onNotify` then too: notifications may have been
    * missed). On the embedded database, one process is the only writer: it resolves to a no-op.
@@ -68,6 +76,8 @@ interface Engine {
   driver: SqlDriver;
   adapter: DriverAdapterFactory;
   shutdown(): Promise<void>;
+  /** Why the database can no longer answer at all (its thread stalled or stopped), if so. */
+  failure?: () => Error | undefined;
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -86,13 +96,16 @@ async function openPostgres(url: string, poolMax: number): Promise<Engine> {
   return { driver: postgresDriver(pool), adapter: new PrismaPg(pool), shutdown: () => pool.end() };
 }
 
-async function openPglite(dataDir: string, thread: boolean): Promise<Engine> {
+async function openPglite(dataDir: string, thread: boolean, stallMs?: number): Promise<Engine> {
   const inMemory = dataDir === 'memory://';
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const path = inMemory ? undefined : dataDir;
-    const db = thread ? await PGliteThread.open(path) : await PGlite.create(path, { parsers: { [BYTEA]: parseBytea } });
+    const db = thread
+      ? await PGliteThread.open(path, stallMs === undefined ? {} : { stallMs })
+      : await PGlite.create(path, { parsers: { [BYTEA]: parseBytea } });
     return {
+      ...(db instanceof PGliteThread && { failure: () => db.failure }),
       driver: pgliteDriver(db),
       // The adapter calls only query, exec and transaction, which the thread also offers, with PGlite's semantics.
       adapter: new PrismaPGlite(nativeByteaClient(db) as unknown as PGlite),
@@ -114,7 +127,7 @@ async function openPglite(dataDir: string, thread: boolean): Promise<Engine> {
 export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOptions<C>): Promise<Database<C>> {
   const engine = options.url
     ? await openPostgres(options.url, options.poolMax ?? 10)
-    : await openPglite(options.dataDir, options.thread ?? true);
+    : await openPglite(options.dataDir, options.thread ?? true, options.stallMs);
   const { driver } = engine;
   let appliedMigrations: string[] = [];
   try {
@@ -150,8 +163,14 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
     sql: driver,
     appliedMigrations,
     autovacuum,
+    alive() {
+      const failure = engine.failure?.();
+      if (failure) throw failure;
+    },
     async ping() {
       try {
+        const failure = engine.failure?.();
+        if (failure) throw failure;
         await driver.query('SELECT 1');
       } catch (err) {
         throw options.url ? describePostgresFailure(options.url, err) : err;
@@ -168,7 +187,7 @@ export async function openDatabase<C extends PrismaLike>(options: OpenDatabaseOp
         }),
       });
     },
-    unavailable: (err) => (options.url ? postgresFailure(options.url, err) : undefined),
+    unavailable: (err) => (options.url ? postgresFailure(options.url, err) : embeddedFailure(options.dataDir, err)),
     close() {
       closing ??= (async () => {
         try {

@@ -28,7 +28,31 @@ async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
 export class Readiness {
   private readonly checks = new Map<string, { check: ReadinessCheck; required: boolean; log: FailureLog }>();
   private readonly detailSources = new Map<string, () => Record<string, unknown>>();
+  private readonly liveness = new Map<string, { check: () => void; log: FailureLog }>();
   private draining = false;
+
+  /**
+   * A condition only a restart cures (a database that stopped answering for good): while it
+   * throws, /livez answers 503 so that the orchestrator restarts the process. Must not wait.
+   */
+  addLiveness(name: string, check: () => void): void {
+    this.liveness.set(name, { check, log: new FailureLog(`liveness check ${name}`) });
+  }
+
+  /** Liveness: the name of each failing condition (empty while the process can serve). */
+  live(log: FastifyBaseLogger): Record<string, string> {
+    const failed: Record<string, string> = {};
+    for (const [name, { check, log: failures }] of this.liveness) {
+      try {
+        check();
+        failures.recovered(log, { check: name });
+      } catch (err) {
+        failures.failed(log, err, { check: name });
+        failed[name] = 'failed';
+      }
+    }
+    return failed;
+  }
 
   /**
    * A check that is not required is reported as `degraded` when it fails, and the app stays ready.
@@ -82,9 +106,13 @@ export class Readiness {
   }
 }
 
-/** `/livez`: the process is up. `/readyz`: it can serve, with the state of each dependency. */
+/** `/livez`: the process is up and nothing it needs is stuck for good. `/readyz`: it can serve, with the state of each dependency. */
 export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness): void {
-  app.get('/livez', async () => ({ status: 'ok' }));
+  app.get('/livez', async (request, reply) => {
+    const failed = readiness.live(request.log);
+    if (Object.keys(failed).length === 0) return { status: 'ok' };
+    return reply.code(503).send({ status: 'failed', checks: failed });
+  });
   app.get('/readyz', async (request, reply) => {
     const { ready, checks, details } = await readiness.report(request.log);
     return reply

@@ -93,6 +93,8 @@ export interface ServiceKitOptions {
   checks?: Record<string, ReadinessCheck>;
   /** Dependencies the app can serve without, in a lesser way: reported as `degraded`, never unready. */
   softChecks?: Record<string, ReadinessCheck>;
+  /** Conditions only a restart cures (see Readiness.addLiveness): /livez answers 503 while one throws. */
+  liveness?: Record<string, () => void>;
   /** Breakers around optional dependencies: their state in /readyz (`details.<name>.circuit`) and /metrics. */
   circuits?: readonly CircuitBreaker[];
   /** Recognises failures of required dependencies in handler errors: answered 503/507 with Retry-After. */
@@ -113,6 +115,7 @@ export const serviceKit = fp<ServiceKitOptions>(
     for (const [name, check] of Object.entries(options.softChecks ?? {})) {
       readiness.add(name, check, { required: false });
     }
+    for (const [name, check] of Object.entries(options.liveness ?? {})) readiness.addLiveness(name, check);
     for (const breaker of options.circuits ?? []) {
       readiness.addDetails(breaker.name, () => ({ circuit: breaker.state }));
     }

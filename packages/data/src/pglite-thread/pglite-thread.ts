@@ -21,6 +21,18 @@ export interface ThreadTransaction {
   readonly closed: boolean;
 }
 
+/** How long the thread may owe its oldest answer before the database counts as stalled. */
+export const DEFAULT_STALL_MS = 15_000;
+
+/**
+ * Raised once the database thread has not answered for the stall bound: every waiting call is
+ * failed with it, and so is every later one, at once. A database that stops answering (PGlite
+ * spinning after a failed WAL write on a full disk) would otherwise hold each request for ever.
+ */
+export class DatabaseStalledError extends Error {
+  override readonly name = 'DatabaseStalledError';
+}
+
 type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
 /**
@@ -34,13 +46,16 @@ type Call = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> 
  */
 export class PGliteThread {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve(reply: Reply): void; reject(err: Error): void }>();
+  private readonly pending = new Map<number, { resolve(reply: Reply): void; reject(err: Error): void; at: number }>();
   private stopped: Error | undefined;
+  private readonly watchdog: NodeJS.Timeout;
 
   private constructor(
     private readonly worker: Worker,
     /** The parsers PGlite itself would use (its defaults, and arrays of them). */
     private readonly parsers: Parsers,
+    private readonly where: string,
+    private readonly stallMs: number,
   ) {
     worker.on('message', (reply: Reply) => {
       const call = this.pending.get(reply.id);
@@ -55,11 +70,39 @@ export class PGliteThread {
       this.pending.clear();
     };
     worker.on('error', stop);
-    worker.on('exit', (code) => stop(new Error(`the embedded database thread stopped (exit code ${code})`)));
+    worker.on('exit', (code) => {
+      clearInterval(this.watchdog);
+      stop(new Error(`the embedded database thread stopped (exit code ${code})`));
+    });
+    // Calls are answered in order, so the oldest one owed is the one the database is running.
+    this.watchdog = setInterval(
+      () => {
+        const owed = this.stalledForMs();
+        if (owed <= this.stallMs || this.stopped) return;
+        stop(
+          new DatabaseStalledError(
+            `the embedded database in ${this.where} has not answered for ${Math.round(owed / 1000)} s; it needs a restart`,
+          ),
+        );
+      },
+      Math.min(1_000, stallMs),
+    );
+    this.watchdog.unref();
+  }
+
+  /** How long the oldest call still owed has waited (0 when none is owed). */
+  stalledForMs(): number {
+    const oldest = this.pending.values().next().value;
+    return oldest ? performance.now() - oldest.at : 0;
+  }
+
+  /** Why the database no longer answers (stalled, or its thread stopped), if it does not. */
+  get failure(): Error | undefined {
+    return this.stopped;
   }
 
   /** Starts the thread and opens the database in `dataDir` (in memory when undefined). */
-  static open(dataDir: string | undefined): Promise<PGliteThread> {
+  static open(dataDir: string | undefined, { stallMs = DEFAULT_STALL_MS } = {}): Promise<PGliteThread> {
     const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir } satisfies WorkerInput });
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
@@ -70,7 +113,7 @@ export class PGliteThread {
         worker.off('error', failed);
         worker.off('exit', exited);
         if (reply.ok) {
-          resolve(new PGliteThread(worker, defaultParsers(reply.arrays)));
+          resolve(new PGliteThread(worker, defaultParsers(reply.arrays), dataDir ?? 'memory', stallMs));
         } else {
           void worker.terminate();
           reject(toError(reply.error));
@@ -127,10 +170,11 @@ export class PGliteThread {
   }
 
   async close(): Promise<void> {
-    if (this.stopped) return;
     try {
-      await this.call({ op: 'close' });
+      // A stalled thread is not asked: terminating it stops a database that spins.
+      if (!this.stopped) await this.call({ op: 'close' });
     } finally {
+      clearInterval(this.watchdog);
       await this.worker.terminate();
     }
   }
@@ -147,6 +191,7 @@ export class PGliteThread {
           else resolve(wantTransaction ? reply.tx : reply.result);
         },
         reject,
+        at: performance.now(),
       });
       this.worker.postMessage({ ...request, id } as Request);
     });

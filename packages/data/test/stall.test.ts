@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { embeddedFailure } from '../src/embedded-failure.ts';
+import { openDatabase } from '../src/index.ts';
+import { migrationsFixture } from './engines.ts';
+
+/** PGlite runs pg_sleep by spinning its thread: a database that stops answering, on demand. */
+describe('the embedded database thread when it stops answering', () => {
+  it('fails waiting and later calls with a 503 naming the data directory, fails liveness, and closes at once', async () => {
+    const db = await openDatabase({
+      dataDir: 'memory://',
+      stallMs: 500,
+      migrate: 'apply',
+      migrationsDir: await migrationsFixture({}),
+      createClient: () => ({ $disconnect: async () => {} }),
+    });
+    db.alive();
+    const stuck = db.sql.query('SELECT pg_sleep(5)').catch((err) => err);
+    const queued = db.sql.query('SELECT 1').catch((err) => err);
+    const err = await stuck;
+    expect(err.message).toMatch(/the embedded database in memory has not answered for \d+ s/);
+    expect(await queued).toBe(err);
+    const started = performance.now();
+    const later = await db.sql.query('SELECT 1').catch((e) => e);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(db.unavailable(later)).toMatchObject({
+      statusCode: 503,
+      dependency: 'database',
+      publicMessage: 'the embedded database (data directory memory://) is not answering; retry later',
+    });
+    expect(() => db.alive()).toThrow(/has not answered/);
+    await expect(db.ping()).rejects.toThrow(/has not answered/);
+    const closing = performance.now();
+    await db.close();
+    expect(performance.now() - closing).toBeLessThan(2_000);
+  });
+
+  it('answers a full disk with 507 naming the data directory', () => {
+    const full = Object.assign(new Error('could not extend file "base/5/16467_fsm": No space left on device'), {
+      code: '53100',
+    });
+    expect(embeddedFailure('/var/lib/trove', full)).toMatchObject({
+      statusCode: 507,
+      retryAfterSeconds: 30,
+      publicMessage:
+        'insufficient storage: the disk holding the data directory /var/lib/trove is full; free space there and retry',
+    });
+    expect(embeddedFailure('/var/lib/trove', new Error('syntax error at or near "SELEC"'))).toBeUndefined();
+  });
+});
