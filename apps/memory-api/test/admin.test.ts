@@ -122,11 +122,17 @@ describe('import and export', () => {
 
     t = await openTestApp();
     const res = await t.call('POST', '/import', { content: jsonl });
-    expect(res.body).toEqual({ imported: 3, skipped: 0, total: 3 });
+    expect(res.body).toEqual({ imported: 3, skipped: 0, already_present: 0, copied_with_new_ids: 0, total: 3 });
     const again = (await t.call('GET', '/export')).body;
     const comparable = (m: Record<string, unknown>) => ({ ...m, access_count: undefined, last_accessed_at: undefined });
     expect(again.map(comparable)).toEqual(exported.map(comparable));
-    expect((await t.call('POST', '/import', { content: jsonl })).body).toEqual({ imported: 0, skipped: 3, total: 3 });
+    expect((await t.call('POST', '/import', { content: jsonl })).body).toEqual({
+      imported: 0,
+      skipped: 3,
+      already_present: 3,
+      copied_with_new_ids: 0,
+      total: 3,
+    });
     expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
     // Imported memories are recallable at once; the deprecated one is not.
     const hits = await t.call('POST', '/recall', { query: 'alpha', strategy: 'vector' });
@@ -149,6 +155,58 @@ describe('import and export', () => {
     expect(over.body.imported).toBe(1);
     const listed = (await t.call('POST', '/list', { namespace: 'imported' })).body;
     expect(listed[0]).toMatchObject({ namespace: 'imported', tags: ['batch'], type: 'fact' });
+    await t.close();
+  });
+
+  it('copies into another namespace with new ids; a retried import, with or without ids, adds nothing', async () => {
+    const { t } = await seeded();
+    const jsonl = (await t.call('GET', '/export?format=jsonl&namespace=a')).body as string;
+    const originals = jsonl
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
+    const copy = await t.call('POST', '/import', { content: jsonl, namespace: 'copy' });
+    expect(copy.body).toEqual({ imported: 2, skipped: 0, already_present: 0, copied_with_new_ids: 2, total: 2 });
+    const copies = (await t.call('POST', '/list', { namespace: 'copy' })).body.map((m: { id: string }) => m.id);
+    expect(copies).toHaveLength(2);
+    for (const id of copies) expect(originals).not.toContain(id);
+    expect((await t.call('POST', '/import', { content: jsonl, namespace: 'copy' })).body).toMatchObject({
+      imported: 0,
+      already_present: 2,
+    });
+    // Lines without ids: matched by content in the target namespace, also against /remember's memories.
+    await t.call('POST', '/remember', { content: 'Already remembered here', namespace: 'plain' });
+    const noIds = ['Already remembered here', 'first new line', 'second new line', 'first new line']
+      .map((content) => JSON.stringify({ content }))
+      .join('\n');
+    const once = await t.call('POST', '/import', { content: noIds, namespace: 'plain' });
+    expect(once.body).toEqual({ imported: 2, skipped: 2, already_present: 2, copied_with_new_ids: 0, total: 4 });
+    expect((await t.call('POST', '/import', { content: noIds, namespace: 'plain' })).body.imported).toBe(0);
+    expect((await t.call('POST', '/stats', { namespace: 'plain' })).body.count).toBe(3);
+    await t.close();
+  });
+
+  it('runs the content hooks for imported memories (a [[slug]] mention references its document)', async () => {
+    const { t } = await seeded();
+    await t.call('POST', '/doc/create', { slug: 'runbook', content: 'How we deploy', namespace: 'docs' });
+    const res = await t.call('POST', '/import', {
+      content: JSON.stringify({ content: 'see [[runbook]]' }),
+      namespace: 'docs',
+    });
+    expect(res.body.imported).toBe(1);
+    const refs = await t.call('POST', '/doc/mem-refs', { slug: 'runbook', namespace: 'docs' });
+    expect(JSON.stringify(refs.body)).toContain('see [[runbook]]');
+    await t.close();
+  });
+
+  it('streams the export by id and resumes after a given id', async () => {
+    const { t } = await seeded();
+    const all = (await t.call('GET', '/export')).body as { id: string }[];
+    const ids = all.map((m) => m.id);
+    expect(ids).toEqual([...ids].sort());
+    const rest = (await t.call('GET', `/export?after=${ids[0]}`)).body as { id: string }[];
+    expect(rest.map((m) => m.id)).toEqual(ids.slice(1));
+    expect((await t.call('GET', '/export?after=nope')).status).toBe(400);
     await t.close();
   });
 });

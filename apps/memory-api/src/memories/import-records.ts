@@ -7,6 +7,8 @@ export interface ImportRecord {
   content: string;
   tags: string[];
   namespace: string;
+  /** The namespace the line itself names (it may be imported into another). */
+  sourceNamespace: string | null;
   memoryType: string;
   metadata: Record<string, unknown>;
   importance: number;
@@ -115,6 +117,7 @@ function toRecord(
     content,
     tags,
     namespace: overrides.namespace ?? str(v.namespace, 'namespace') ?? 'default',
+    sourceNamespace: str(v.namespace, 'namespace'),
     memoryType: (type as string | undefined) ?? 'fact',
     metadata: (v.metadata as Record<string, unknown> | undefined) ?? {},
     importance,

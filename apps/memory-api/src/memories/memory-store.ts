@@ -16,6 +16,9 @@ import { entryOf } from './vector-catalog.ts';
 import type { VectorFeed } from './vector-feed.ts';
 import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from './word-overlap.ts';
 
+/** What a content hook is told of a written memory. */
+export type WrittenContent = Pick<MemoryRow, 'id' | 'namespace' | 'content'>;
+
 /**
  * Memories: rows in Postgres (the truth) and their vectors in an index (derived). Every write
  * commits first and updates the index after; the change log, written in the same transaction,
@@ -36,7 +39,7 @@ export class MemoryStore {
    * the row is committed. Modules that derive data from content register here (documents link
    * the `[[slug]]` mentions), so the store need not know them.
    */
-  readonly contentWritten: ((row: MemoryRow, change: { created: boolean }) => Promise<unknown>)[] = [];
+  readonly contentWritten: ((row: WrittenContent, change: { created: boolean }) => Promise<unknown>)[] = [];
   /** The change feed that keeps the index current with other replicas' writes (set by the app). */
   feed: VectorFeed | undefined;
 
@@ -62,6 +65,11 @@ export class MemoryStore {
         'UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE id = ANY($1::uuid[])',
       ),
     };
+  }
+
+  /** Runs the content hooks for a committed write: every write path (remember, update, import) calls it. */
+  async wroteContent(row: WrittenContent, change: { created: boolean }): Promise<void> {
+    for (const listener of this.contentWritten) await listener(row, change);
   }
 
   get prisma() {
@@ -284,7 +292,7 @@ export class MemoryStore {
     const row = storedRow(write, created);
     await this.putIndexedSoon([{ row, vector }]);
     if (retire) await this.refreshCatalog({ id: retire.id });
-    for (const listener of this.contentWritten) await listener(row, { created: true });
+    await this.wroteContent(row, { created: true });
     return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };
   }
 
@@ -331,7 +339,7 @@ export class MemoryStore {
     if (vector) await this.putIndexed([{ row, vector }]);
     else await this.touchIndexed([row]);
     if (contentChanged || (patch.namespace !== undefined && patch.namespace !== before.namespace))
-      for (const listener of this.contentWritten) await listener(row, { created: false });
+      await this.wroteContent(row, { created: false });
     return row;
   }
 

@@ -117,4 +117,8 @@ export const importBody = Strict({
   namespace: OptText('import into this namespace (copies get new ids)'),
   tags: Tags,
 });
-export const exportQuery = Strict({ namespace: Namespace, format: opt(Type.Enum(['json', 'jsonl'])) });
+export const exportQuery = Strict({
+  namespace: Namespace,
+  format: opt(Type.Enum(['json', 'jsonl'], { description: 'json (default): one array; jsonl: one memory per line' })),
+  after: opt(Type.String({ format: 'uuid', description: 'resume after this id (memories come ordered by id)' })),
+});
