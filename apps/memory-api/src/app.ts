@@ -8,6 +8,7 @@ import type { MemoryContext } from './context.ts';
 import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
 import { applyDocumentChanges, reloadDocumentIndex } from './documents/document-index.ts';
 import { openEmbedder } from './embedder.ts';
+import { collectTools } from './mcp/tools.ts';
 import { MemoryStore } from './memories/memory-store.ts';
 import { checkStoredModel } from './memories/model-identity.ts';
 import { openIndex, sharedIndexPosition } from './memories/open-index.ts';
@@ -71,6 +72,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     useStrictValidation(app);
     await registerOpenApi(app);
     const routes = collectRoutes(app);
+    const tools = collectTools(app);
     const resolved = embedder ?? (await openEmbedder(config));
     if (resolved.check) app.readiness.add('embedder', () => resolved.check?.() as Promise<void>);
     // Only an embedder this app opened is closed with it; one handed in belongs to the caller.
@@ -131,7 +133,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     await app.register(lifecycleRoutes, context);
     await app.register(maintenanceRoutes, context);
     await app.register(aiRoutes, context);
-    await app.register(mcpRoutes, context);
+    await app.register(mcpRoutes, { ...context, tools });
   },
   { name: SERVICE },
 );
@@ -148,6 +150,7 @@ export async function buildMemoryApp(
     logger,
     bodyLimit: config.BODY_LIMIT_BYTES,
     closeWith: [db],
+    connections: config,
     // Start-up rebuilds the vector index from stored embeddings: about 20 s at 100k memories.
     pluginTimeout: 0,
   });

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDE_TOOLS } from '../src/ai/guide.ts';
-import { TOOLS } from '../src/mcp/tools.ts';
+import { TOOL_NAMES } from '../src/mcp/tools.ts';
 import { FULL_TOKEN as FULL, openTestApp, READ_TOKEN as READ, type TestApp } from './helpers.ts';
 
 /** A test app listening on a real loopback port, as an MCP client would reach it. */
@@ -57,7 +57,7 @@ describe('MCP over Streamable HTTP (no authentication)', () => {
   it('lists one tool per HTTP operation, with input schemas and read-only hints', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((x) => x.name);
-    expect(names).toEqual(TOOLS.map((x) => x.name));
+    expect(names).toEqual(TOOL_NAMES);
     for (const name of ['remember', 'recall', 'search', 'forget', 'list', 'get_memory', 'context', 'extract', 'dream'])
       expect(names).toContain(name);
     const remember = tools.find((x) => x.name === 'remember');
@@ -65,13 +65,19 @@ describe('MCP over Streamable HTTP (no authentication)', () => {
     expect(remember?.annotations?.readOnlyHint).toBe(false);
     expect(tools.find((x) => x.name === 'recall')?.annotations?.readOnlyHint).toBe(true);
     expect(remember?.description).toContain('(POST /remember)');
+    // The route's own schema: strict, typed, with the fields /remember takes.
+    expect(remember?.inputSchema.additionalProperties).toBe(false);
+    expect(remember?.inputSchema.properties?.importance).toMatchObject({ type: 'number' });
   });
 
   it('every MCP tool and every /guide entry names a route the server serves, with the same access tier', async () => {
     const routes = (await t.call('GET', '/routes')).body as { method: string; path: string; tier: string }[];
     const tierOf = (method: string, path: string) =>
       routes.find((r) => r.method === method && r.path === path.split('?')[0])?.tier;
-    for (const x of TOOLS) expect(tierOf(x.method, x.path), `${x.name}`).toBe(x.readOnly ? 'read' : 'write');
+    for (const x of (await client.listTools()).tools) {
+      const [method, path] = (/\((\w+) (\S+)\)$/.exec(x.description ?? '') ?? []).slice(1) as [string, string];
+      expect(tierOf(method, path), x.name).toBe(x.annotations?.readOnlyHint ? 'read' : 'write');
+    }
     for (const x of GUIDE_TOOLS) expect(tierOf(x.method, x.path), `${x.name}`).toBe(x.writes ? 'write' : 'read');
     const guide = (await t.call('GET', '/guide')).body;
     expect(guide.prompt).toContain('POST /context');

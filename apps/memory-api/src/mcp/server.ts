@@ -1,9 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { SERVICE, VERSION } from '../meta.ts';
-import { TOOLS, type ToolSpec } from './tools.ts';
+import type { ToolSpec } from './tools.ts';
 
 /** A query string from tool arguments (GET and DELETE routes read theirs from the URL). */
 function queryString(args: Record<string, unknown>): string {
@@ -18,7 +17,8 @@ function queryString(args: Record<string, unknown>): string {
 
 /**
  * Runs a tool as the HTTP request it mirrors, in process, with the caller's Authorization
- * header: validation, read-only tokens and every other rule are exactly those of the route.
+ * header: validation (with the route's own schema and Ajv options), read-only tokens and every
+ * other rule are exactly those of the route, and its `{error}` is the tool error's text.
  */
 export async function callRoute(
   app: FastifyInstance,
@@ -49,24 +49,26 @@ export async function callRoute(
   return { content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }] };
 }
 
-/** A fresh MCP server for one request (stateless mode), whose tools act with the caller's credentials. */
-export function buildMcpServer(app: FastifyInstance, authorization: string | undefined): McpServer {
-  const server = new McpServer({ name: SERVICE, version: VERSION }, { capabilities: { tools: {} } });
-  for (const tool of TOOLS) {
-    server.registerTool(
-      tool.name,
-      {
-        description: `${tool.description} (${tool.method} ${tool.path})`,
-        // Extra fields pass through to the route, which accepts or rejects them as over HTTP.
-        inputSchema: z.object(tool.input).passthrough(),
-        annotations: {
-          readOnlyHint: tool.readOnly,
-          destructiveHint: tool.name === 'forget',
-          openWorldHint: false,
-        },
-      },
-      (args: Record<string, unknown>) => callRoute(app, tool, args, authorization),
-    );
-  }
+/**
+ * A fresh MCP server for one request (stateless mode), whose tools act with the caller's
+ * credentials. The SDK's low-level server: its `registerTool` takes zod only, and the tools'
+ * schemas are the routes' JSON Schemas, listed as they are.
+ */
+export function buildMcpServer(app: FastifyInstance, tools: ToolSpec[], authorization: string | undefined): Server {
+  const server = new Server({ name: SERVICE, version: VERSION }, { capabilities: { tools: {} } });
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      description: `${tool.description} (${tool.method} ${tool.path})`,
+      inputSchema: tool.inputSchema,
+      annotations: { readOnlyHint: tool.readOnly, destructiveHint: tool.name === 'forget', openWorldHint: false },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool named ${request.params.name}` }] };
+    return callRoute(app, tool, request.params.arguments ?? {}, authorization);
+  });
   return server;
 }

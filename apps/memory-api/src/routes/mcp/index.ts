@@ -3,6 +3,7 @@ import { errorBody } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { buildMcpServer } from '../../mcp/server.ts';
+import type { ToolSpec } from '../../mcp/tools.ts';
 
 const STATELESS =
   'this MCP endpoint is stateless (no sessions, no server-initiated stream): send JSON-RPC with POST /mcp';
@@ -13,7 +14,7 @@ const STATELESS =
  * route needs any valid token; what a tool may do is decided by the route it calls (tools run
  * as in-process HTTP requests carrying the caller's Authorization header).
  */
-export const mcpRoutes: FastifyPluginAsync<MemoryContext> = async (app) => {
+export const mcpRoutes: FastifyPluginAsync<MemoryContext & { tools: ToolSpec[] }> = async (app, { tools }) => {
   app.post(
     '/mcp',
     {
@@ -25,7 +26,7 @@ export const mcpRoutes: FastifyPluginAsync<MemoryContext> = async (app) => {
       },
     },
     async (request, reply) => {
-      const server = buildMcpServer(app, request.headers.authorization);
+      const server = buildMcpServer(app, tools, request.headers.authorization);
       // JSON answers rather than an SSE stream: a stateless tool call has one answer to give.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
