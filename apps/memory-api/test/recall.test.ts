@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARM_WEIGHTS } from '../src/recall/recall.ts';
+import { RERANK_WEIGHTS, SCORE } from '../src/recall/rerank.ts';
 import { openTestApp, type TestApp } from './helpers.ts';
 
 const STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
@@ -86,7 +88,7 @@ describe('POST /recall strategies and namespace isolation', () => {
 });
 
 describe('scores, explain, thresholds', () => {
-  it('fuses normalised arm scores to 0..1 and explains every arm and signal', async () => {
+  it('fuses absolute arm strengths and explains every arm and signal the score came from', async () => {
     const res = await recall({
       query: 'kafka brokers run on three nodes in zone a',
       namespace: 'alpha',
@@ -94,19 +96,49 @@ describe('scores, explain, thresholds', () => {
     });
     const top = res.body[0];
     expect(top.id).toBe(ids.alphaKafka);
-    const { arms, fused, boosts, score } = top.explain;
+    const { arms, fused, boosts, score, soft } = top.explain;
     expect(Object.keys(arms).sort()).toEqual(['fts5', 'vector']);
     expect(arms.vector.rank).toBe(1);
     expect(arms.fts5.rank).toBe(1);
+    // Each arm's raw signal and its strength on an absolute 0..1 scale; the fused score is the
+    // weighted sum of strengths over the weights' sum.
+    const total = ARM_WEIGHTS.vector + ARM_WEIGHTS.fts5;
+    for (const name of ['vector', 'fts5'] as const) {
+      expect(arms[name].strength).toBeGreaterThan(0);
+      expect(arms[name].strength).toBeLessThanOrEqual(1);
+      expect(arms[name].contribution).toBeCloseTo((ARM_WEIGHTS[name] * arms[name].strength) / total, 5);
+    }
     expect(fused).toBeCloseTo(arms.vector.contribution + arms.fts5.contribution, 5);
-    // First in every arm: the normalised fused score is 1.
-    expect(fused).toBeCloseTo(1, 5);
-    // No conversation, speaker or date here: the score is the fused one, boosted, mapped to 0..1
-    // without a cap (issue 16: a cap at 1 tied the best results).
+    // Every word of the question is in it: BM25 near its ceiling (a memory of average length
+    // holding every word; this one is longer than the others), and the words met one for one.
+    expect(arms.fts5.strength).toBeGreaterThan(0.9);
+    expect(soft).toBe(1);
+    // No conversation, speaker or date here: the evidence is fused + soft match, boosted, mapped
+    // to 0..1 without a cap so that evidence SCORE.fusion scores 0.5.
     const { context, speaker, time } = top.explain;
     expect([context, speaker, time]).toEqual([0, 0, null]);
-    expect(score).toBeCloseTo(1 - Math.exp(-1.4 * fused * boosts.factor), 5);
+    const evidence = (fused + RERANK_WEIGHTS.soft * soft) * boosts.factor;
+    expect(score).toBeCloseTo(1 - 2 ** (-evidence / SCORE.fusion), 5);
     expect(res.body[1].score).toBeLessThan(score);
+  });
+
+  it('scores rise with the strength of the match, comparably across queries, so strict filters what is unrelated', async () => {
+    const best = async (query: string, namespace: string) => (await recall({ query, namespace })).body[0]?.score ?? 0;
+    // The same memory, met by more of the question's words, scores higher.
+    const full = await best('kafka topic retention days', 'alpha');
+    const partial = await best('kafka topic', 'alpha');
+    expect(full).toBeGreaterThan(0.5);
+    expect(partial).toBeLessThan(full);
+    // A question about things the namespace has never heard of: its top hit scores low, and
+    // strict answers nothing, while the question that matches keeps its answer.
+    const unrelated = 'what is the recipe for grandmother chocolate cake';
+    expect(await best(unrelated, 'alpha')).toBeLessThan(0.5);
+    for (const strategy of STRATEGIES) {
+      const none = await recall({ query: unrelated, namespace: 'alpha', strategy, strict: true });
+      expect(none.body, strategy).toEqual([]);
+    }
+    const kept = await recall({ query: 'kafka topic retention days', namespace: 'alpha', strict: true });
+    expect(idsOf(kept.body)).toContain(ids.alphaKafkaTopic);
   });
 
   it('400s explain with search_type all/doc, at, before or after', async () => {

@@ -71,6 +71,8 @@ export interface Outcome {
   any10: number;
   /** Share of the evidence's sessions that the first 10 results' sessions cover. */
   session10: number;
+  /** Any of the evidence's sessions among the first 10 results' sessions. */
+  sessionAny10: number;
 }
 
 export function outcome(q: Question, ranked: (Turn | undefined)[]): Outcome {
@@ -79,7 +81,13 @@ export function outcome(q: Question, ranked: (Turn | undefined)[]): Outcome {
   const sessions = new Set(q.evidence.map(sessionOf).filter((s) => !Number.isNaN(s)));
   const seen = new Set(ranked.slice(0, 10).map((t) => t?.session));
   const covered = [...sessions].filter((s) => seen.has(s)).length;
-  return { category: q.category, any5: hit(5), any10: hit(10), session10: sessions.size ? covered / sessions.size : 0 };
+  return {
+    category: q.category,
+    any5: hit(5),
+    any10: hit(10),
+    session10: sessions.size ? covered / sessions.size : 0,
+    sessionAny10: covered > 0 ? 1 : 0,
+  };
 }
 
 export const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);

@@ -7,7 +7,17 @@ export interface TextHit {
   id: string;
   /** The memory's Okapi BM25 score for the query. */
   signal: number;
+  /** 0..1, comparable across queries: the score over the query's ceiling (see `ceiling`). */
+  strength: number;
 }
+
+/**
+ * The BM25 score of a memory of average length holding every query word once: the sum of the
+ * words' idf. A word no memory of the namespace holds has the largest idf, so a question about
+ * people or things the namespace has never seen has a high ceiling that nothing reaches.
+ */
+export const ceiling = (stats: TermStats, words: string[]) =>
+  [...new Set(words)].reduce((s, w) => s + idf(stats, w), 0);
 
 /** Okapi BM25's usual constants: term-frequency saturation and length normalisation. */
 export const BM25_K1 = 1.2;
@@ -124,5 +134,6 @@ export async function bm25(store: MemoryStore, query: string, n: number, filter:
      ORDER BY score DESC, c.created_at DESC LIMIT ${limit}`;
   const name = `memory_bm25_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
   const rows = await store.db.sql.prepare(name, text)<{ id: string; score: number }>(params);
-  return rows.map((r) => ({ id: r.id, signal: Number(r.score) }));
+  const top = ceiling(stats, words);
+  return rows.map((r) => ({ id: r.id, signal: Number(r.score), strength: Math.min(1, Number(r.score) / top) }));
 }

@@ -91,21 +91,23 @@ export const sameConversation = (a: Situation, b: Situation | undefined) =>
   b !== undefined &&
   (a.session !== null ? a.session === b.session : b.session === null && a.speaker !== null && b.speaker !== null);
 
-/** Names of speakers that the question mentions, among the candidates' speakers. */
+/**
+ * Names of speakers that the question mentions, among the candidates' speakers. A name said only
+ * in the possessive beside another name said plainly is what the question is about, not who
+ * speaks ("What did Jon say about Gina's store?" asks for Jon's turns): then only the plain ones.
+ */
 export function namedSpeakers(query: string, all: Iterable<Situation>): Set<string> {
-  const words = new Set(
-    query
-      .toLowerCase()
-      .match(/[\p{L}\p{M}']+/gu)
-      ?.map((w) => w.replace(/'s$/, '')) ?? [],
-  );
-  const named = new Set<string>();
+  const tokens = query.toLowerCase().match(/[\p{L}\p{M}']+/gu) ?? [];
+  const plain = new Set(tokens.filter((w) => !w.endsWith("'s")));
+  const possessive = new Set(tokens.filter((w) => w.endsWith("'s")).map((w) => w.slice(0, -2)));
+  const named = { plain: new Set<string>(), possessive: new Set<string>() };
   for (const s of all) {
-    if (!s.speaker || named.has(s.speaker)) continue;
+    if (!s.speaker) continue;
     const first = s.speaker.split(/\s+/)[0] as string;
-    if (words.has(s.speaker) || words.has(first)) named.add(s.speaker);
+    if (plain.has(s.speaker) || plain.has(first)) named.plain.add(s.speaker);
+    else if (possessive.has(s.speaker) || possessive.has(first)) named.possessive.add(s.speaker);
   }
-  return named;
+  return named.plain.size > 0 ? named.plain : named.possessive;
 }
 
 export { timeMatch };

@@ -26,6 +26,8 @@ export interface RecallResult extends MemoryJson {
     arms: Fused['arms'];
     fused: number;
     context: number;
+    /** How closely the memory's words meet the question's (soft-match.ts); null when not measured. */
+    soft: number | null;
     speaker: number;
     time: number | null;
     boosts: Boosts;
@@ -35,10 +37,22 @@ export interface RecallResult extends MemoryJson {
 
 // Fusion weights, tuned on the tuning half of bench:quality: with the question's words weighed by
 // their rarity in the namespace (vector-query.ts) the vector arm leads; full text breaks its ties.
-export const ARM_WEIGHTS: Record<ArmName, number> = { vector: 8, hybrid: 1, fts5: 1, graph: 0.8 };
+export const ARM_WEIGHTS: Record<ArmName, number> = { vector: 0.5, hybrid: 1, fts5: 1, graph: 0.8 };
+
+/** `strict`'s bar: the score at which a hit is as likely related to the question as not (see SCORE). */
+export const STRICT_MIN_SCORE = 0.5;
+
+/**
+ * The score below which results are dropped: `min_score` when given, else strict's bar when
+ * `strict` is set, or when nothing says otherwise and the results go into a prompt (a pack, or
+ * /context): an agent's context is better empty than filled with unrelated memories.
+ */
+export const minScoreFor = (minScore: number | undefined, strict: boolean | undefined, forPrompt: boolean) =>
+  minScore ?? ((strict ?? forPrompt) ? STRICT_MIN_SCORE : 0);
 
 /** How many candidates each arm brings to fusion for a given result limit. */
-const candidatesFor = (limit: number) => Math.max(30, limit * 3);
+export const CANDIDATES = { min: 30 };
+const candidatesFor = (limit: number) => Math.max(CANDIDATES.min, limit * 3);
 
 export async function recall(store: MemoryStore, input: RecallInput): Promise<RecallResult[]> {
   const n = candidatesFor(input.limit);
@@ -83,6 +97,7 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
     span: asked.span,
     filter: input.filter,
     limit: input.limit,
+    soft: input.strategy === 'fusion',
   });
   // Boosts move a score by BOOST_FACTOR_RANGE at most: only candidates that can still make the
   // answer once boosted are read (with ~60 candidates for 10 results, most stop here, unread).
@@ -98,7 +113,7 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
     // What the database says is gone, moved or rewritten is not returned, whatever an index said.
     if (!row || !store.confirms(row, input.filter, searchedHashes.get(r.id))) continue;
     const boosts = boostsFor(row, now);
-    const score = clientScore(r.score * boosts.factor);
+    const score = clientScore(r.score * boosts.factor, input.strategy);
     if (score < input.minScore) continue;
     results.push({
       ...toMemoryJson(row),
@@ -110,6 +125,7 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
               arms: roundArms(r.fused.arms),
               fused: round(r.fused.fused),
               context: round(r.context),
+              soft: r.soft === undefined ? null : round(r.soft),
               speaker: r.speaker,
               time: r.time === null ? null : round(r.time),
               boosts: roundBoosts(boosts),
@@ -128,7 +144,12 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 function roundArms(arms: Fused['arms']): Fused['arms'] {
   const out: Fused['arms'] = {};
   for (const [name, a] of Object.entries(arms)) {
-    out[name as ArmName] = { rank: a.rank, signal: round(a.signal), contribution: round(a.contribution) };
+    out[name as ArmName] = {
+      rank: a.rank,
+      signal: round(a.signal),
+      strength: round(a.strength),
+      contribution: round(a.contribution),
+    };
   }
   return out;
 }

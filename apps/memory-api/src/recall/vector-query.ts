@@ -1,5 +1,6 @@
 import { normalize, tokenize } from '@trove/embeddings';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { hasWordVectors } from './soft-match.ts';
 import type { TermStats } from './term-stats.ts';
 
 /**
@@ -23,7 +24,7 @@ const LEXEMES_SQL = `SELECT array_agg(coalesce((tsvector_to_array(to_tsvector('e
 const knownLexemes = new Map<string, string>();
 const KNOWN_LEXEMES_MAX = 50_000;
 
-async function lexemesOf(store: MemoryStore, words: string[]): Promise<string[]> {
+export async function lexemesOf(store: MemoryStore, words: string[]): Promise<string[]> {
   const unknown = words.filter((w) => !knownLexemes.has(w));
   if (unknown.length > 0) {
     const [row] = await store.db.sql.prepare('memory_word_lexemes', LEXEMES_SQL)<{ lexemes: string[] }>([unknown]);
@@ -36,6 +37,9 @@ async function lexemesOf(store: MemoryStore, words: string[]): Promise<string[]>
 }
 
 export async function questionVector(store: MemoryStore, text: string, stats: TermStats | null): Promise<Float32Array> {
+  // A sentence model (onnx) embeds the question whole, as a query (e5, bge and EmbeddingGemma
+  // prefix it): its vectors for single words are not what it was trained to compare.
+  if (!hasWordVectors(store)) return (await store.embedder.embed([text], 'query'))[0] as Float32Array;
   const words = [...new Set(tokenize(text))];
   if (!stats || VECTOR_QUERY.corpus === 0 || words.length < 2 || stats.docs === 0) return store.embedOne(text);
   const lexemes = await lexemesOf(store, words);

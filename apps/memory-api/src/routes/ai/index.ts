@@ -8,7 +8,7 @@ import { storeFacts } from '../../ai/store-facts.ts';
 import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
 import type { MemoryContext } from '../../context.ts';
 import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
-import { recall } from '../../recall/recall.ts';
+import { minScoreFor, recall } from '../../recall/recall.ts';
 import { bool, fraction, isUuid, limit, namespace, optionalString, tagList } from '../parse.ts';
 import { filterFrom } from '../recall/index.ts';
 import { DEFAULT_NAMESPACE } from '../remember/index.ts';
@@ -104,7 +104,7 @@ export const aiRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, 
         limit: max + exclude.size,
         strategy,
         filter: filterFrom({ namespace: body.namespace, tags: body.tags }),
-        minScore: fraction(body.min_score, 'min_score') ?? 0,
+        minScore: minScoreFor(fraction(body.min_score, 'min_score'), body.strict as boolean | undefined, true),
         explain: false,
       });
       const window = buildContextWindow(ranked, budget, exclude);

@@ -32,7 +32,8 @@ export const contextBody = Strict({
   limit: Limit,
   tags: Tags,
   strategy: OptText(`one of ${RECALL_STRATEGIES.join(', ')}`),
-  min_score: Fraction('minimum score'),
+  min_score: Fraction('minimum score (default 0.5, as strict)'),
+  strict: OptBool('false lets in memories scoring below 0.5 when min_score is not set'),
   exclude_ids: opt(Type.Array(Type.String(), { description: 'memory ids to leave out' })),
 });
 

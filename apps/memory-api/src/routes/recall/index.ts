@@ -5,7 +5,7 @@ import type { MemoryContext } from '../../context.ts';
 import { type DocumentRecallResult, enrichResults, recallDocuments } from '../../documents/recall-documents.ts';
 import type { MemoryFilter } from '../../memories/filters.ts';
 import { buildPack } from '../../recall/pack.ts';
-import { type RecallResult, recall } from '../../recall/recall.ts';
+import { minScoreFor, type RecallResult, recall } from '../../recall/recall.ts';
 import { recallBody } from '../../schemas/requests.ts';
 import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../parse.ts';
 
@@ -66,7 +66,11 @@ export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
           if (body[field] !== undefined) throw badRequest(`explain cannot be combined with ${field}`);
         }
       }
-      const minScore = fraction(body.min_score, 'min_score') ?? (body.strict === true ? 0.5 : 0);
+      const minScore = minScoreFor(
+        fraction(body.min_score, 'min_score'),
+        body.strict as boolean | undefined,
+        body.pack === true,
+      );
       const max = limit(body.limit, RECALL_LIMIT.default, RECALL_LIMIT.max);
       let excludeIds: string[] = [];
       if (body.exclude_ids !== undefined) {
