@@ -16,6 +16,8 @@ describe.each(ENGINES)('releases, environments and tags ($name)', (engine) => {
       body: envelope(errorEvent(`${fingerprint} failed`, { fingerprint: [fingerprint], ...extra })),
     });
     expect(res.status).toBe(200);
+    // Tag counts are written after the events, at most a second later; tests do not wait for that.
+    await server.app.errors.writer.flush();
   }
   const issueOf = async (fingerprint: string) => {
     const list = (await api.call('GET', '/api/0/projects/default/issues?per_page=100')).json.data;

@@ -1,6 +1,7 @@
 import type { Logger } from '@trove/service-kit';
 import type { ErrorsDatabase } from '../db.ts';
 import type { IssueRow } from '../issues/issue-json.ts';
+import { TagCounts } from './tag-counts.ts';
 
 /** An event ready to store: grouped, titled, its payload compressed (base64 of raw deflate). */
 export interface PreparedEvent {
@@ -18,8 +19,8 @@ export interface PreparedEvent {
   userKey: string | null;
   release: string | null;
   environment: string | null;
-  /** JSON of the event's tags as `[key, value]` pairs, counted per issue. */
-  tags: string;
+  /** The event's tags as `[key, value]` pairs, counted per issue once the event is committed. */
+  tags: [string, string][];
 }
 
 /** What one committed write did to an issue; listeners turn these into live updates and alerts. */
@@ -45,7 +46,17 @@ interface Pending {
  */
 const WRITE_BATCH_SQL = 'SELECT errors_ingest_batch($1::json) AS row';
 
-type BatchRow = IssueRow & { previous_status: string | null; created: boolean };
+type BatchRow = IssueRow & { previous_status: string | null; created: boolean; ords: number[] | null };
+
+/** The batch as the ingest function reads it: built as text, since JSON.stringify of the whole is slower. */
+export function batchJson(events: PreparedEvent[]): string {
+  return `[${events
+    .map(
+      (e, ord) =>
+        `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}","user_key":${JSON.stringify(e.userKey)},"release":${JSON.stringify(e.release)},"environment":${JSON.stringify(e.environment)}}`,
+    )
+    .join(',')}]`;
+}
 
 /**
  * Group commit: events that arrive while a write is in flight wait for the next one and share its
@@ -59,6 +70,7 @@ export class EventWriter {
   private scheduled = false;
   private readonly listeners: IssueChangeListener[] = [];
   private readonly parallel: number;
+  private readonly tags: TagCounts;
 
   constructor(
     private readonly db: ErrorsDatabase,
@@ -66,6 +78,7 @@ export class EventWriter {
     private readonly logger: Logger,
   ) {
     this.parallel = db.kind === 'postgres' ? 4 : 1;
+    this.tags = new TagCounts(db, logger);
   }
 
   onIssueChanges(listener: IssueChangeListener): void {
@@ -80,9 +93,10 @@ export class EventWriter {
     });
   }
 
-  /** Waits for queued events to be written. */
+  /** Waits for queued events to be written, and their tags to be counted. */
   async flush(): Promise<void> {
     while (this.active > 0 || this.queue.length > 0) await new Promise((r) => setTimeout(r, 5));
+    await this.tags.flush();
   }
 
   private schedule(): void {
@@ -142,15 +156,17 @@ export class EventWriter {
 
   private async store(events: PreparedEvent[]): Promise<IssueChange[]> {
     const slugs = new Map(events.map((e) => [e.projectId, e.projectSlug]));
-    const input = `[${events
-      .map(
-        (e, ord) =>
-          `{"ord":${ord},"project_id":${e.projectId},"event_id":${JSON.stringify(e.eventId)},"fingerprint":"${e.fingerprint}","grouping":${e.grouping},"title":${JSON.stringify(e.title)},"culprit":${JSON.stringify(e.culprit)},"level":"${e.level}","received_at":"${e.receivedAt}","payload":"${e.payload}","user_key":${JSON.stringify(e.userKey)},"release":${JSON.stringify(e.release)},"environment":${JSON.stringify(e.environment)},"tags":${e.tags}}`,
-      )
-      .join(',')}]`;
+    const input = batchJson(events);
     const rows = await this.db.sql.query<{ row: BatchRow | string }>(WRITE_BATCH_SQL, [input]);
     return rows
       .map(({ row }) => (typeof row === 'string' ? (JSON.parse(row) as BatchRow) : row))
+      .map(({ previous_status, created, ords, ...issue }) => {
+        for (const ord of ords ?? []) {
+          const e = events[ord];
+          if (e) this.tags.add(e.projectId, issue.id, e.tags, e.receivedAt);
+        }
+        return { previous_status, created, ...issue };
+      })
       .map(({ previous_status, created, ...issue }) => ({
         issue: { ...(issue as IssueRow), project_slug: slugs.get(issue.project_id) ?? '' },
         created: created === true,

@@ -83,6 +83,6 @@ export function prepareEvent(
     userKey: eventUserKey(event),
     release: releaseOf(event),
     environment: environmentOf(event),
-    tags: JSON.stringify(eventTags(event, level)),
+    tags: eventTags(event, level),
   };
 }
