@@ -108,7 +108,7 @@ export async function buildErrorsApp(config: ErrorsConfig, logger: Logger): Prom
     await state.close();
     throw err;
   });
-  const server = createServer({ logger, closeWith: [db, state] });
+  const server = createServer({ logger, closeWith: [db, state], connections: config });
   await server.register(errorsApp, { config, db, state });
   return server;
 }

@@ -1,5 +1,5 @@
 import { databaseEnv } from '@trove/data';
-import { type ConfigOf, env, loadConfig, serverEnv } from '@trove/service-kit';
+import { type ConfigOf, connectionEnv, env, loadConfig, serverEnv } from '@trove/service-kit';
 import { sharedStateEnv } from '@trove/shared-state';
 
 const MIB = 1024 * 1024;
@@ -7,6 +7,7 @@ const MIB = 1024 * 1024;
 /** Every environment variable errors-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8769, serviceName: 'errors-api' }),
+  ...connectionEnv(),
   ...databaseEnv('errors-api'),
   ...sharedStateEnv(),
   PUBLIC_URL: env.url({

@@ -1,6 +1,6 @@
 import { databaseEnv } from '@trove/data';
 import { onnxEnv } from '@trove/embeddings';
-import { type ConfigOf, type EnvVar, env, loadConfig, serverEnv } from '@trove/service-kit';
+import { type ConfigOf, connectionEnv, type EnvVar, env, loadConfig, serverEnv } from '@trove/service-kit';
 
 export const RECALL_STRATEGIES = ['fusion', 'vector', 'fts5', 'hybrid', 'graph'] as const;
 export type RecallStrategy = (typeof RECALL_STRATEGIES)[number];
@@ -29,6 +29,7 @@ const TOKEN_ITEM = /^[\x21-\x7e]{16,}$/;
 /** Every environment variable memory-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8767, serviceName: 'memory-api' }),
+  ...connectionEnv(),
   ...databaseEnv('memory-api'),
   AUTH_TOKENS: env.list({
     description:

@@ -115,7 +115,7 @@ function tracingReady(tracer: Tracer): void {
 }
 
 export async function buildVectorizeApp(config: VectorizeConfig, logger: Logger): Promise<FastifyInstance> {
-  const server = createServer({ logger });
+  const server = createServer({ logger, connections: config });
   await server.register(vectorizeApp, { config });
   return server;
 }

@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { type ConfigOf, env, loadConfig, serverEnv } from '@trove/service-kit';
+import { type ConfigOf, connectionEnv, env, loadConfig, serverEnv } from '@trove/service-kit';
 import { TARGET_PATTERN } from '@trove/tracer';
 
 /** Every environment variable vectorize-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8768, serviceName: 'vectorize-api' }),
+  ...connectionEnv(),
   MAX_UPLOAD_BYTES: env.int({
     description: 'Largest uploaded file (image or SVG) in bytes; larger uploads are answered 413',
     default: 20 * 1024 * 1024,

@@ -9,6 +9,7 @@ import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
 import { runWithRequestId } from './request-context.ts';
 import { refuseUnstorableAddress, refuseUnstorableBody, strictBodyValidation } from './request-validation.ts';
+import type { ConnectionLimits } from './server-env.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Dependencies (database, Redis...) closed once the server has drained and closed. */
   closeWith?: { close(): Promise<void> }[];
+  /** Connection cap and timeouts (connectionEnv); unset keeps Node's and Fastify's defaults. */
+  connections?: ConnectionLimits;
   /** How long a plugin may take to start, in ms (Fastify's default 10 s); 0 waits as long as it takes. */
   pluginTimeout?: number;
 }
@@ -55,6 +58,11 @@ export function createServer(options: ServerOptions): FastifyInstance {
       disableRequestLogging: (req: { url?: string }) => PROBE_PATHS.test(req.url ?? ''),
     }),
     forceCloseConnections: 'idle',
+    // Node checks header and request timeouts this often (30 s by default, which would let a slow
+    // client hold its socket up to 30 s past HEADERS_TIMEOUT_MS).
+    ...(options.connections && {
+      http: { connectionsCheckingInterval: Math.min(1_000, options.connections.HEADERS_TIMEOUT_MS) },
+    }),
     schemaController: strictBodyValidation(),
     // Errors the router raises before any handler (an over-long path parameter, a URL that does
     // not decode) get the one error shape too; Fastify's default echoes the whole path in its own.
@@ -70,6 +78,15 @@ export function createServer(options: ServerOptions): FastifyInstance {
   // Fastify reads text/plain bodies as strings by default, so JSON sent as text reached the schema
   // as "body must be object"; no route takes plain text, so such a body is a 415 naming the type.
   server.removeContentTypeParser('text/plain');
+  const limits = options.connections;
+  if (limits) {
+    // Node closes connections over maxConnections as they are accepted; the timeouts bound what a
+    // slow client (headers, body) or an idle keep-alive connection may hold.
+    server.server.maxConnections = limits.MAX_CONNECTIONS;
+    server.server.headersTimeout = limits.HEADERS_TIMEOUT_MS;
+    server.server.requestTimeout = Math.max(limits.REQUEST_TIMEOUT_MS, limits.HEADERS_TIMEOUT_MS);
+    server.server.keepAliveTimeout = limits.KEEP_ALIVE_TIMEOUT_MS;
+  }
   const routeCatalog: CatalogRoute[] = [];
   server.decorate('routeCatalog', routeCatalog);
   server.addHook('onRoute', (route) => {
