@@ -303,6 +303,16 @@ describe('POST /context', () => {
     expect(lunch.access_count).toBe(0);
   });
 
+  it('fills nothing with unrelated memories: strict unless told otherwise', async () => {
+    const unrelated = { query: 'how long should the sourdough bread proof overnight', namespace: 'ctx' };
+    const res = await call('POST', '/context', unrelated);
+    expect(res.body).toMatchObject({ text: '', ids: [] });
+    const loose = await call('POST', '/context', { ...unrelated, strict: false });
+    expect(loose.body.ids.length).toBeGreaterThan(0);
+    const floor = await call('POST', '/context', { ...unrelated, min_score: 0 });
+    expect(floor.body.ids).toEqual(loose.body.ids);
+  });
+
   it('rejects bad input with 400 {error}', async () => {
     for (const [body, message] of [
       [{}, /query/],

@@ -218,6 +218,17 @@ describe('pack and enrich', () => {
     expect((await recall({ query: 'kafka', pack: true, budget_chars: -1 })).status).toBe(400);
   });
 
+  it('a pack is strict unless told otherwise: unrelated memories stay out of a prompt', async () => {
+    // One common word of the namespace among words it has never seen: found, but weakly.
+    const unrelated = 'which kafka recipe does grandmother use for chocolate cake';
+    const pack = await recall({ query: unrelated, namespace: 'alpha', pack: true });
+    expect(pack.body.selected).toEqual([]);
+    const loose = await recall({ query: unrelated, namespace: 'alpha', pack: true, strict: false });
+    expect(loose.body.selected.length).toBeGreaterThan(0);
+    const related = await recall({ query: 'kafka topic retention days', namespace: 'alpha', pack: true });
+    expect(related.body.selected.map((r: { id: string }) => r.id)).toContain(ids.alphaKafkaTopic);
+  });
+
   it('enrich adds linked_doc_slugs (empty until documents exist)', async () => {
     const res = await recall({ query: 'kafka', enrich: true });
     expect(res.body[0].linked_doc_slugs).toEqual([]);
