@@ -86,6 +86,11 @@ function unsupportedTypeMessage(request: FastifyRequest): string {
 }
 
 export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  // A required dependency that is down: 503/507 naming it (see dependency-failures.ts).
+  const dependency = (
+    request.server as { dependencyFailure?: (e: unknown, q: FastifyRequest, r: FastifyReply) => unknown }
+  ).dependencyFailure?.(error, request, reply);
+  if (dependency) return dependency;
   if (error instanceof HttpError) {
     if (error.statusCode >= 500) request.log.warn({ err: error }, 'request refused');
     return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import fp from 'fastify-plugin';
 import { type CircuitBreaker, registerCircuitMetrics } from './circuit-breaker.ts';
 import { handleDependencyFailures } from './dependency-failures.ts';
-import { errorBody, type FailureClassifier, handleNotFound } from './errors.ts';
+import { errorBody, type FailureClassifier, handleError, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
@@ -150,6 +150,7 @@ export const serviceKit = fp<ServiceKitOptions>(
     app.addHook('preClose', async () => readiness.startDraining());
     app.addHook('preValidation', refuseUnstorableBody);
     handleDependencyFailures(app, options.classifyFailure);
+    app.setErrorHandler(handleError);
     app.setNotFoundHandler(handleNotFound);
     instrumentHttp(app, registry);
     if (options.metricsPath !== false) registerMetricsRoute(app, registry, options.metricsPath ?? '/metrics');
