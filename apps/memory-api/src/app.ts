@@ -16,6 +16,7 @@ import { VectorFeed } from './memories/vector-feed.ts';
 import { SERVICE } from './meta.ts';
 import { aiRoutes } from './routes/ai/index.ts';
 import { documentRoutes } from './routes/documents/index.ts';
+import { mapDomainErrors } from './routes/errors.ts';
 import { graphRoutes } from './routes/graph/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { indexHealthRoutes } from './routes/index-health/index.ts';
@@ -114,26 +115,33 @@ export const memoryApp = fp<MemoryAppOptions>(
     app.addHook('onClose', () => feed.stop());
     app.decorate('memoryStore', store);
     const context: MemoryContext = { store, config };
-    await app.register(introspectionRoutes, { ...context, routes });
-    await app.register(healthRoutes, { db });
-    await app.register(rememberRoutes, context);
-    await app.register(memoryRoutes, context);
-    await app.register(recallRoutes, context);
-    await app.register(searchRoutes, context);
-    await app.register(tagRoutes, context);
-    await app.register(namespaceRoutes, context);
-    await app.register(statsRoutes, context);
-    await app.register(transferRoutes, context);
-    await app.register(indexHealthRoutes, context);
-    await app.register(roomRoutes, context);
-    await app.register(roomDocumentRoutes, context);
-    await app.register(documentRoutes, context);
-    await app.register(graphRoutes, context);
-    await app.register(provenanceRoutes, context);
-    await app.register(lifecycleRoutes, context);
-    await app.register(maintenanceRoutes, context);
-    await app.register(aiRoutes, context);
-    await app.register(mcpRoutes, { ...context, tools });
+    // One scope for the API's routes, whose error handler maps the domain's refusals (routes/errors.ts).
+    await app.register(async (api) => {
+      mapDomainErrors(api);
+      await api.register(introspectionRoutes, { ...context, routes });
+      await api.register(healthRoutes, { db });
+      for (const plugin of [
+        rememberRoutes,
+        memoryRoutes,
+        recallRoutes,
+        searchRoutes,
+        tagRoutes,
+        namespaceRoutes,
+        statsRoutes,
+        transferRoutes,
+        indexHealthRoutes,
+        roomRoutes,
+        roomDocumentRoutes,
+        documentRoutes,
+        graphRoutes,
+        provenanceRoutes,
+        lifecycleRoutes,
+        maintenanceRoutes,
+        aiRoutes,
+      ])
+        await api.register(plugin, context);
+      await api.register(mcpRoutes, { ...context, tools });
+    });
   },
   { name: SERVICE },
 );

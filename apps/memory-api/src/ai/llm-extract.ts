@@ -1,4 +1,4 @@
-import { HttpError } from '@trove/service-kit';
+import { DomainError } from '../domain-error.ts';
 import { type Entity, type EntityKind, extractEntities, type Fact, type Relationship } from './extract.ts';
 
 /** An OpenAI-compatible chat completions API (OpenAI, vLLM, Ollama, llama.cpp server...). */
@@ -19,7 +19,7 @@ const instructions = (maxFacts: number) =>
     '{"facts":[{"text":"...","entities":[{"text":"...","kind":"name"}],"relationships":[{"subject":"...","predicate":"works_at","object":"..."}]}]}',
   ].join(' ');
 
-const upstream = (message: string) => new HttpError(502, `extraction model: ${message}`);
+const upstream = (message: string) => new DomainError('UPSTREAM', `extraction model: ${message}`);
 
 /** Asks the model for facts; its answer is checked field by field, and what does not fit is dropped. */
 export async function extractWithModel(endpoint: ModelEndpoint, content: string, maxFacts: number): Promise<Fact[]> {
@@ -44,7 +44,7 @@ export async function extractWithModel(endpoint: ModelEndpoint, content: string,
     });
   } catch (err) {
     if (err instanceof Error && err.name === 'TimeoutError')
-      throw new HttpError(504, `extraction model did not answer within ${endpoint.timeoutMs} ms`);
+      throw new DomainError('UPSTREAM_TIMEOUT', `extraction model did not answer within ${endpoint.timeoutMs} ms`);
     throw upstream(`cannot reach ${new URL(endpoint.baseUrl).origin}`);
   }
   if (!response.ok) throw upstream(`answered HTTP ${response.status}`);

@@ -1,5 +1,5 @@
-import { badRequest } from '@trove/service-kit';
-import { isUuid, namespace, optionalString } from '../routes/parse.ts';
+import { invalid } from '../domain-error.ts';
+import { isUuid, namespace, optionalString } from '../schemas/parse.ts';
 import { DEFAULT_DOC_NAMESPACE, type DocumentRef } from './document-store.ts';
 import { isSlug, parseSlug } from './slugs.ts';
 
@@ -15,11 +15,11 @@ export function docRef(body: Record<string, unknown>, idField = 'id', slugField 
   const id = body[idField];
   const slug = body[slugField];
   if (id !== undefined && id !== null) {
-    if (!isUuid(id)) throw badRequest(`${idField} must be a document id (a UUID)`);
+    if (!isUuid(id)) throw invalid(`${idField} must be a document id (a UUID)`);
     return { id: id.toLowerCase(), namespace: ns };
   }
   if (slug !== undefined && slug !== null) return { slug: parseSlug(slug, slugField), namespace: ns };
-  throw badRequest(`give the document's ${idField} or ${slugField}`);
+  throw invalid(`give the document's ${idField} or ${slugField}`);
 }
 
 /** A parent (or new parent) given as a document id or a slug of the same namespace; null means "no parent". */
@@ -28,12 +28,12 @@ export function parentRef(value: unknown, field: string, ns: string): DocumentRe
   if (value === null) return null;
   if (isUuid(value)) return { id: value.toLowerCase(), namespace: ns };
   if (isSlug(value)) return { slug: value, namespace: ns };
-  throw badRequest(`${field} must be a document id, a slug or null`);
+  throw invalid(`${field} must be a document id, a slug or null`);
 }
 
 export function docContent(value: unknown, field = 'content'): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > DOC_CONTENT_MAX) {
-    throw badRequest(`${field} must be a non-empty string of at most ${DOC_CONTENT_MAX} characters`);
+    throw invalid(`${field} must be a non-empty string of at most ${DOC_CONTENT_MAX} characters`);
   }
   return value;
 }
@@ -47,7 +47,7 @@ export function docTitle(value: unknown): string | undefined {
 export function sortOrder(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > 1_000_000_000) {
-    throw badRequest(`${field} must be a whole number between -1000000000 and 1000000000`);
+    throw invalid(`${field} must be a whole number between -1000000000 and 1000000000`);
   }
   return value;
 }

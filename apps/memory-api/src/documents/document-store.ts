@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, notFound } from '@trove/service-kit';
+import { conflict, invalid, notFound } from '../domain-error.ts';
 import { encodeEmbedding } from '../memories/embedding-codec.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { sqlIso } from '../memories/sql-rows.ts';
@@ -98,7 +98,7 @@ async function refuseCycle(store: MemoryStore, id: string, parentId: string): Pr
      SELECT 1 FROM up WHERE id = $2::uuid LIMIT 1`,
     [parentId, id],
   );
-  if (hit) throw badRequest('the new parent is the document itself or one of its descendants: that would make a cycle');
+  if (hit) throw invalid('the new parent is the document itself or one of its descendants: that would make a cycle');
 }
 
 export interface NewDocument {

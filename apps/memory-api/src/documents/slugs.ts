@@ -1,4 +1,4 @@
-import { badRequest } from '@trove/service-kit';
+import { invalid } from '../domain-error.ts';
 
 /**
  * A slug names a document within its namespace: letters, digits and `. _ / -`, starting with a
@@ -12,7 +12,7 @@ export function isSlug(value: unknown): value is string {
 
 export function parseSlug(value: unknown, field = 'slug'): string {
   if (!isSlug(value)) {
-    throw badRequest(
+    throw invalid(
       `${field} must be 1 to 200 characters of letters, digits, '.', '_', '/' or '-', starting with a letter or digit`,
     );
   }

@@ -1,4 +1,4 @@
-import { badRequest } from '@trove/service-kit';
+import { invalid } from '../domain-error.ts';
 
 /** The type of an explicit edge when the request names none. */
 export const DEFAULT_EDGE_TYPE = 'related_to';
@@ -18,7 +18,7 @@ export const SUPERSEDED_BY = 'superseded_by';
 export function edgeType(value: unknown, field = 'edge_type'): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !EDGE_TYPE.test(value))
-    throw badRequest(`${field} must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9 or _`);
+    throw invalid(`${field} must be snake_case: a lowercase letter, then up to 63 of a-z, 0-9 or _`);
   return value;
 }
 
@@ -26,7 +26,7 @@ export function edgeType(value: unknown, field = 'edge_type'): string | undefine
 export function writableEdgeType(value: unknown, field = 'edge_type'): string | undefined {
   const type = edgeType(value, field);
   if (type && (RESERVED_EDGE_TYPES as readonly string[]).includes(type))
-    throw badRequest(
+    throw invalid(
       `${field} ${type} is managed by the service (supersession via /remember detect_contradiction and /contradictions/undo; backlinks are derived)`,
     );
   return type;
@@ -36,6 +36,6 @@ export function writableEdgeType(value: unknown, field = 'edge_type'): string | 
 export function edgeWeight(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 1)
-    throw badRequest('weight must be a number above 0.0 and at most 1.0');
+    throw invalid('weight must be a number above 0.0 and at most 1.0');
   return value;
 }

@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound } from '@trove/service-kit';
+import { conflict, invalid, notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { DEFAULT_EDGE_TYPE, SUPERSEDED_BY } from './edge-types.ts';
 import { type Endpoint, ensureNode, resolveEndpoint } from './endpoints.ts';
@@ -57,7 +57,7 @@ export interface LinkResult {
 export async function linkEndpoints(store: MemoryStore, request: LinkRequest, actor = 'api'): Promise<LinkResult> {
   const source = await endpointOrThrow(store, request.source, 'source');
   const target = await endpointOrThrow(store, request.target, 'target');
-  if (source.key === target.key) throw badRequest('source and target are the same node; self-loops are not allowed');
+  if (source.key === target.key) throw invalid('source and target are the same node; self-loops are not allowed');
   for (const [field, end] of [
     ['source', source],
     ['target', target],
@@ -66,7 +66,7 @@ export async function linkEndpoints(store: MemoryStore, request: LinkRequest, ac
       throw conflict(`${field} memory ${end.key} is deprecated; restore it before linking it`);
   }
   if (source.namespace !== target.namespace)
-    throw badRequest(
+    throw invalid(
       `source is in namespace ${JSON.stringify(source.namespace)} and target in ${JSON.stringify(target.namespace)}; edges stay within one namespace`,
     );
   const edgeType = request.edgeType ?? DEFAULT_EDGE_TYPE;

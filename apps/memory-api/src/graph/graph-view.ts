@@ -1,4 +1,4 @@
-import { notFound } from '@trove/service-kit';
+import { notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { idsParam, sqlIso } from '../memories/sql-rows.ts';
 

@@ -1,4 +1,4 @@
-import { conflict, notFound } from '@trove/service-kit';
+import { conflict, notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { type MemoryJson, toMemoryJson } from '../memories/record.ts';
 import { sqlIso } from '../memories/sql-rows.ts';

@@ -1,4 +1,4 @@
-import { badRequest } from '@trove/service-kit';
+import { invalid } from '../domain-error.ts';
 
 export const DAY_MS = 86_400_000;
 
@@ -17,7 +17,7 @@ export function daysBefore(now: Date, days: number): Date {
 export function wholeNumber(value: unknown, fallback: number, min: number, max: number, field: string): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw badRequest(`${field} must be a whole number from ${min} to ${max}`);
+    throw invalid(`${field} must be a whole number from ${min} to ${max}`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import type { VectorFilter, VectorPayload, VectorRecord, VectorStore } from '@trove/embeddings';
-import { serviceUnavailable } from '@trove/service-kit';
+import { DomainError } from '../domain-error.ts';
 import type { CatalogEntry, MemoryFilter } from './filters.ts';
 import type { IndexedItem, IndexedMemory, IndexHit, MemoryIndex } from './memory-index.ts';
 import { type CatalogRow, entryOf } from './vector-catalog.ts';
@@ -156,7 +156,7 @@ export class SharedIndex implements MemoryIndex {
     try {
       return await read();
     } catch (err) {
-      throw serviceUnavailable(`${this.description} could not be read: ${(err as Error).message}`, 5);
+      throw new DomainError('UNAVAILABLE', `${this.description} could not be read: ${(err as Error).message}`, 5);
     }
   }
 }

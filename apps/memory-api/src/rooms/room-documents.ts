@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { badRequest, notFound } from '@trove/service-kit';
 import {
   createDocument,
   type DocumentRef,
@@ -7,6 +6,7 @@ import {
   requireDocument,
   toDocumentJson,
 } from '../documents/document-store.ts';
+import { invalid, notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { rememberInRoom } from './room-remember.ts';
 import type { RoomRow } from './room-store.ts';
@@ -60,7 +60,7 @@ export interface RoomDocumentInput {
 export async function storeRoomDocument(store: MemoryStore, room: RoomRow, input: RoomDocumentInput) {
   if (input.content.length <= ROOM_DOCUMENT_MIN_CHARS) {
     if (input.slug !== undefined) {
-      throw badRequest(
+      throw invalid(
         `content of ${ROOM_DOCUMENT_MIN_CHARS} characters or fewer is stored as a memory, which has no slug; omit slug or use /doc/create`,
       );
     }

@@ -1,8 +1,8 @@
-import { badRequest } from '@trove/service-kit';
+import { invalid } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../memories/memory-types.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { namespace, object, optionalString, tagList } from '../routes/parse.ts';
+import { namespace, object, optionalString, tagList } from '../schemas/parse.ts';
 import { linkMember, type RoomRow } from './room-store.ts';
 
 export const DEFAULT_ROLE = 'participant';
@@ -25,11 +25,11 @@ export interface RoomRememberInput {
  */
 export async function rememberInRoom(store: MemoryStore, room: RoomRow, body: RoomRememberInput, forceType?: string) {
   if (typeof body.content !== 'string' || body.content.trim() === '')
-    throw badRequest('content must be a non-empty string');
+    throw invalid('content must be a non-empty string');
   const content = body.content.trim();
-  if (content.length > 200_000) throw badRequest('content must be at most 200000 characters');
+  if (content.length > 200_000) throw invalid('content must be at most 200000 characters');
   const type = forceType ?? body.type;
-  if (type !== undefined && type !== null && !isMemoryType(type)) throw badRequest(invalidTypeMessage(type));
+  if (type !== undefined && type !== null && !isMemoryType(type)) throw invalid(invalidTypeMessage(type));
   const inferred = type === undefined || type === null;
   const author = optionalString(body.author, 'author') ?? null;
   const role = optionalString(body.role, 'role', 100) ?? DEFAULT_ROLE;

@@ -1,4 +1,4 @@
-import { badRequest, conflict, notFound } from '@trove/service-kit';
+import { conflict, invalid, notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { sqlIso } from '../memories/sql-rows.ts';
 
@@ -30,10 +30,10 @@ export function toRoomJson(row: RoomRow) {
 export function roomId(value: unknown, field = 'room_id'): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (typeof value !== 'string' || /[\u0000-\u001f\u007f]/.test(value) || value.trim() === '') {
-    throw badRequest(`${field} must be a non-empty string without control characters`);
+    throw invalid(`${field} must be a non-empty string without control characters`);
   }
   const id = value.trim();
-  if (id.length > ROOM_ID_MAX) throw badRequest(`${field} must be at most ${ROOM_ID_MAX} characters`);
+  if (id.length > ROOM_ID_MAX) throw invalid(`${field} must be at most ${ROOM_ID_MAX} characters`);
   return id;
 }
 
@@ -205,7 +205,7 @@ export async function linkMember(
 
 /** Moves a link to another room, keeping author, role and joined_at. */
 export async function moveMember(store: MemoryStore, memoryId: string, from: string, to: string): Promise<MemberLink> {
-  if (from === to) throw badRequest('from_room and to_room are the same room');
+  if (from === to) throw invalid('from_room and to_room are the same room');
   await requireRoom(store, to);
   const [link] = await store.db.sql.query(`SELECT 1 FROM room_members WHERE room_id = $1 AND memory_id = $2::uuid`, [
     from,

@@ -9,7 +9,7 @@ import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
 import type { MemoryContext } from '../../context.ts';
 import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { minScoreFor, recall } from '../../recall/recall.ts';
-import { bool, fraction, isUuid, limit, namespace, optionalString, tagList } from '../parse.ts';
+import { bool, fraction, isUuid, limit, namespace, optionalString, tagList } from '../../schemas/parse.ts';
 import { filterFrom } from '../recall/index.ts';
 import { DEFAULT_NAMESPACE } from '../remember/index.ts';
 import { contextBody, dreamBody, extractBody } from './schemas.ts';

@@ -18,7 +18,7 @@ import {
 import { mentionedSlugs, parseSlug } from '../../documents/slugs.ts';
 import { toMemoryJson } from '../../memories/record.ts';
 import { fromSqlRow, MEMORY_SELECT } from '../../memories/sql-rows.ts';
-import { bool, limit, namespace, tagList, uuid } from '../parse.ts';
+import { bool, limit, namespace, tagList, uuid } from '../../schemas/parse.ts';
 import {
   docCreateBody,
   docListBody,

@@ -17,8 +17,8 @@ import {
   listContradictions,
   undoSupersession,
 } from '../../graph/supersession.ts';
+import { limit, namespace, uuid } from '../../schemas/parse.ts';
 import { idQuery } from '../../schemas/requests.ts';
-import { limit, namespace, uuid } from '../parse.ts';
 import {
   contradictionsQuery,
   contradictionUndoBody,

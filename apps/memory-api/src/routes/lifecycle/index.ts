@@ -7,8 +7,8 @@ import { MAX_ACCESS_BOUND, MAX_DAYS, wholeNumber } from '../../lifecycle/scope.t
 import { DEFAULT_MAX_ACCESS_COUNT, deprecatedListing, lifecycleStatus } from '../../lifecycle/status.ts';
 import { promoteMemory } from '../../lifecycle/transitions.ts';
 import { toMemoryJson } from '../../memories/record.ts';
+import { bool, limit, namespace, uuid } from '../../schemas/parse.ts';
 import { namespaceQuery } from '../../schemas/requests.ts';
-import { bool, limit, namespace, uuid } from '../parse.ts';
 
 type Body = Record<string, unknown>;
 

@@ -18,7 +18,7 @@ import {
 import { MAX_ACCESS_BOUND, MAX_DAYS, wholeNumber } from '../../lifecycle/scope.ts';
 import { DEFAULT_MAX_ACCESS_COUNT } from '../../lifecycle/status.ts';
 import { toMemoryJson } from '../../memories/record.ts';
-import { bool, fraction, limit, namespace, uuid } from '../parse.ts';
+import { bool, fraction, limit, namespace, uuid } from '../../schemas/parse.ts';
 
 type Body = Record<string, unknown>;
 

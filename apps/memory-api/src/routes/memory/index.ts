@@ -4,6 +4,7 @@ import type { MemoryContext } from '../../context.ts';
 import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { type MemoryRow, toMemoryJson } from '../../memories/record.ts';
 import type { MemoryPatch } from '../../memories/store-inputs.ts';
+import { bool, fraction, namespace, object, tagList, uuid } from '../../schemas/parse.ts';
 import {
   idQuery,
   memoryFeedbackBody,
@@ -12,7 +13,6 @@ import {
   memoryUpdateBody,
   pinBody,
 } from '../../schemas/requests.ts';
-import { bool, fraction, namespace, object, tagList, uuid } from '../parse.ts';
 
 const found = (row: MemoryRow | null, id: string) => {
   if (!row) throw notFound(`no memory with id ${id}`);

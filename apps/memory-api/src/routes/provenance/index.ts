@@ -2,7 +2,7 @@ import { notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { provenanceReport, readTimeline, TIMELINE_DEFAULT_LIMIT, TIMELINE_MAX_LIMIT } from '../../graph/provenance.ts';
-import { limit, uuid } from '../parse.ts';
+import { limit, uuid } from '../../schemas/parse.ts';
 import { idLimitQuery } from './schemas.ts';
 
 export const provenanceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {

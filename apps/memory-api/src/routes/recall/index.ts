@@ -6,8 +6,8 @@ import { type DocumentRecallResult, enrichResults, recallDocuments } from '../..
 import type { MemoryFilter } from '../../memories/filters.ts';
 import { buildPack } from '../../recall/pack.ts';
 import { minScoreFor, type RecallResult, recall } from '../../recall/recall.ts';
+import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../../schemas/parse.ts';
 import { recallBody } from '../../schemas/requests.ts';
-import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../parse.ts';
 
 const SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
 export const RECALL_LIMIT = { default: 10, max: 100 };

@@ -3,8 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { toMemoryJson } from '../../memories/record.ts';
+import { fraction, namespace, object, optionalString, timestamp } from '../../schemas/parse.ts';
 import { rememberBody } from '../../schemas/requests.ts';
-import { fraction, namespace, object, optionalString, timestamp } from '../parse.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
 

@@ -6,7 +6,7 @@ import { parseSlug } from '../../documents/slugs.ts';
 import { addRoomDocument, roomDocumentRef, storeRoomDocument } from '../../rooms/room-documents.ts';
 import { requireRoom, roomId } from '../../rooms/room-store.ts';
 import { roomDocuments } from '../../rooms/room-summary.ts';
-import { optionalString, tagList } from '../parse.ts';
+import { optionalString, tagList } from '../../schemas/parse.ts';
 import { roomDocumentBody, roomDocumentListBody, roomDocumentRefBody } from './schemas.ts';
 
 type Body = Record<string, unknown>;

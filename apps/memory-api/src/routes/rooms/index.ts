@@ -23,7 +23,7 @@ import {
   updateRoom,
 } from '../../rooms/room-store.ts';
 import { roomDocuments, summarizeRoom } from '../../rooms/room-summary.ts';
-import { fraction, limit, namespace, optionalString, timestamp, uuid } from '../parse.ts';
+import { fraction, limit, namespace, optionalString, timestamp, uuid } from '../../schemas/parse.ts';
 import {
   roomConsolidateBody,
   roomCreateBody,

@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { filterSql, type MemoryFilter } from '../../memories/filters.ts';
 import { toMemoryJson } from '../../memories/record.ts';
+import { limit, namespace, optionalString, tagList, timestamp } from '../../schemas/parse.ts';
 import { listBody, recentQuery, searchBody } from '../../schemas/requests.ts';
-import { limit, namespace, optionalString, tagList, timestamp } from '../parse.ts';
 
 export const LIST_LIMIT = { default: 50, max: 1000 };
 const SEARCH_LIMIT = { default: 10, max: 100 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import type { MemoryStore } from '../../memories/memory-store.ts';
+import { namespace } from '../../schemas/parse.ts';
 import { namespaceQuery, statsBody } from '../../schemas/requests.ts';
-import { namespace } from '../parse.ts';
 
 interface StatsRow {
   total: number;

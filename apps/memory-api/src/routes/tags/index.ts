@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
+import { namespace } from '../../schemas/parse.ts';
 import { namespaceQuery, tagDeleteBody, tagRenameBody } from '../../schemas/requests.ts';
-import { namespace } from '../parse.ts';
 
 /** Tags live on memories; renames and deletes rewrite the arrays in one statement each. */
 export const tagRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {

@@ -4,8 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { parseImport } from '../../memories/import-records.ts';
 import { exportMemories, importMemories } from '../../memories/transfer.ts';
+import { namespace } from '../../schemas/parse.ts';
 import { exportQuery, importBody } from '../../schemas/requests.ts';
-import { namespace } from '../parse.ts';
 
 export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
   app.post<{ Body: { content: string; namespace?: string; tags?: string[] } }>(

@@ -1,4 +1,4 @@
-import { badRequest } from '@trove/service-kit';
+import { invalid } from '../domain-error.ts';
 
 /**
  * Checks for the fields the spec leaves untyped ("unspecified"): the JSON schemas accept any JSON
@@ -12,7 +12,7 @@ export function isUuid(value: unknown): value is string {
 }
 
 export function uuid(value: unknown, field = 'id'): string {
-  if (!isUuid(value)) throw badRequest(`${field} must be a memory id (a UUID)`);
+  if (!isUuid(value)) throw invalid(`${field} must be a memory id (a UUID)`);
   return value.toLowerCase();
 }
 
@@ -20,14 +20,14 @@ export function timestamp(value: unknown, field: string): Date | undefined {
   if (value === undefined || value === null) return undefined;
   const date = typeof value === 'string' && RFC3339.test(value) ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime()))
-    throw badRequest(`${field} must be an RFC 3339 timestamp, e.g. 2026-01-31T12:00:00Z`);
+    throw invalid(`${field} must be an RFC 3339 timestamp, e.g. 2026-01-31T12:00:00Z`);
   return date;
 }
 
 export function optionalString(value: unknown, field: string, max = 200): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
-    throw badRequest(`${field} must be a non-empty string of at most ${max} characters`);
+    throw invalid(`${field} must be a non-empty string of at most ${max} characters`);
   }
   return value.trim();
 }
@@ -39,36 +39,36 @@ export function namespace(value: unknown, field = 'namespace'): string | undefin
 export function fraction(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw badRequest(`${field} must be a number from 0.0 to 1.0`);
+    throw invalid(`${field} must be a number from 0.0 to 1.0`);
   }
   return value;
 }
 
 export function object(value: unknown, field: string): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${field} must be a JSON object`);
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`${field} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
 export function tagList(value: unknown, field = 'tags'): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((t) => typeof t !== 'string'))
-    throw badRequest(`${field} must be an array of strings`);
+    throw invalid(`${field} must be an array of strings`);
   const tags = [...new Set((value as string[]).map((t) => t.trim()).filter(Boolean))];
-  if (tags.some((t) => t.length > 100)) throw badRequest(`${field} entries must be at most 100 characters`);
+  if (tags.some((t) => t.length > 100)) throw invalid(`${field} entries must be at most 100 characters`);
   return tags;
 }
 
 export function bool(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
+  if (typeof value !== 'boolean') throw invalid(`${field} must be true or false`);
   return value;
 }
 
 export function limit(value: unknown, fallback: number, max: number, field = 'limit'): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw badRequest(`${field} must be a whole number from 1 to ${max}`);
+    throw invalid(`${field} must be a whole number from 1 to ${max}`);
   }
   return value;
 }
