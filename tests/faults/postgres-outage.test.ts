@@ -15,6 +15,8 @@ const LISTEN = 'trove-listen:trove_vector_changes';
 // Trust authentication accepts any password: this one must never reach a log or an answer.
 const PASSWORD = 'fault-test-secret';
 const POSTGRES_PORT = Number(new URL(process.env.TEST_DATABASE_URL ?? 'postgres://x@127.0.0.1:5432/').port || 5432);
+// The issue's goal is stated for 15 s; 5 s keeps CI fast and already failed the old loop (6 sessions).
+const OUTAGE_MS = Number(process.env.FAULT_POSTGRES_OUTAGE_MS ?? 5_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `app` against a throwaway database reached through a proxy of its own. */
@@ -87,7 +89,7 @@ describe.skipIf(missing('postgres'))('memory-api through a Postgres outage', () 
     // Bounded: refused at once here; a server that drops packets costs the pool's 5 s connect timeout.
     expect(Date.now() - started).toBeLessThan(10_000);
     // Long enough for several failed reconnects (the old loop doubled its retry chains on each).
-    await sleep(Math.max(0, 5_000 - (Date.now() - started)));
+    await sleep(Math.max(0, OUTAGE_MS - (Date.now() - started)));
     proxy.restore();
     const restoredAt = Date.now();
 
@@ -102,7 +104,7 @@ describe.skipIf(missing('postgres'))('memory-api through a Postgres outage', () 
     const after = await sessionsByApplication(db.url);
     expect(listening(after)).toBe(1);
     expect((after[''] ?? 0) + listening(after)).toBeLessThanOrEqual(4 + 1);
-    console.log(`LISTEN sessions back to 1 in ${recoveredMs} ms after a 5 s outage`);
+    console.log(`LISTEN sessions back to 1 in ${recoveredMs} ms after a ${OUTAGE_MS / 1000} s outage`);
 
     expect((await remember('written after the outage')).status).toBeLessThan(300);
     const log = app.output();
