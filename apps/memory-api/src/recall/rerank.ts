@@ -76,8 +76,8 @@ export async function rerank(
   const topIds = top.map((f) => f.id);
   const where = await situations(store, [...topIds, ...rest.map((f) => f.id)], topIds);
   const soft = new Map<string, number>();
-  const stats =
-    question.soft && hasWordVectors(store) ? await termStatistics(store).get(question.filter.namespace) : null;
+  const softly = question.soft && RERANK_WEIGHTS.soft > 0 && hasWordVectors(store);
+  const stats = softly ? await termStatistics(store).get(question.filter.namespace) : null;
   const matchSoftly = async (ids: string[]) => {
     if (!stats) return;
     const contents = new Map(ids.flatMap((id) => (where.has(id) ? [[id, where.get(id)?.row.content as string]] : [])));
