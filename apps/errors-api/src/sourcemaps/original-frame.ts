@@ -43,6 +43,18 @@ export function enclosingFunction(lines: string[], line: number): string | undef
   return undefined;
 }
 
+// Splitting a source into lines costs more than the lookup itself: once per map and source.
+const linesCache = new WeakMap<TraceMap, Map<string, string[] | undefined>>();
+function sourceLines(map: TraceMap, source: string): string[] | undefined {
+  let sources = linesCache.get(map);
+  if (!sources) {
+    sources = new Map();
+    linesCache.set(map, sources);
+  }
+  if (!sources.has(source)) sources.set(source, sourceContentFor(map, source)?.split(/\r?\n/));
+  return sources.get(source);
+}
+
 export interface OriginalFrame {
   filename: string;
   abs_path: string;
@@ -64,8 +76,7 @@ export function originalFrame(
 ): OriginalFrame | undefined {
   const pos = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
   if (pos.source === null || pos.line === null) return undefined;
-  const content = sourceContentFor(map, pos.source);
-  const lines = content?.split(/\r?\n/);
+  const lines = sourceLines(map, pos.source);
   const frame: OriginalFrame = {
     filename: cleanSource(pos.source),
     abs_path: pos.source,
