@@ -14,9 +14,11 @@ export function tesseractAbsent(): string | undefined {
 
 /**
  * The words tesseract reads on a picture composited on white and enlarged 2x (it reads 11 px text
- * poorly at 1x), as wordsOf cuts them.
+ * poorly at 1x), as wordsOf cuts them, in sparse-text mode (diagrams have no paragraphs); only
+ * those read with at least `minConfidence` (0-100), to keep the source's words to the ones it is
+ * sure of.
  */
-export async function ocrWords(pixels: Pixels): Promise<string[]> {
+export async function ocrWords(pixels: Pixels, minConfidence = 0): Promise<string[]> {
   const rgb = onWhite(pixels);
   const dir = mkdtempSync(join(tmpdir(), 'trove-ocr-'));
   try {
@@ -26,9 +28,16 @@ export async function ocrWords(pixels: Pixels): Promise<string[]> {
       .png()
       .toBuffer();
     writeFileSync(file, png);
-    const run = spawnSync('tesseract', [file, 'stdout', '--psm', '3', '-l', 'eng'], { encoding: 'utf8' });
+    const run = spawnSync('tesseract', [file, 'stdout', '--psm', '11', '-l', 'eng', 'tsv'], { encoding: 'utf8' });
     if (run.error) throw new Error(`tesseract could not run (${run.error.message}): apt-get install tesseract-ocr`);
-    return wordsOf(run.stdout);
+    // TSV: level, page, block, par, line, word, left, top, width, height, conf, text.
+    const words: string[] = [];
+    for (const line of run.stdout.split('\n').slice(1)) {
+      const cells = line.split('\t');
+      if (cells.length < 12 || Number(cells[10]) < minConfidence) continue;
+      words.push(...wordsOf(cells[11]!));
+    }
+    return words;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,8 +8,8 @@
  *
  * - OCR word recall: tesseract reads the source, and the render of each SVG at the input size;
  *   recall = share of the source's words (as a multiset, punctuation trimmed, two characters or
- *   more, and only words the picture really holds: tesseract reads line-number gutters as noise)
- *   that it also reads on the render. Both are enlarged 2x the same way first, since
+ *   more, read with confidence 80 or more, and only words the picture really holds: tesseract
+ *   reads line-number gutters as noise) that it also reads on the render (any confidence). Both are enlarged 2x the same way first, since
  *   tesseract reads 11 px text poorly at 1x.
  * - Ink ΔE: per ink colour, the pixels drawn fully in it (before noise); CIEDE2000 between the
  *   source's median colour there and the render's. The worst ink per image is printed.
@@ -27,6 +27,8 @@ import { vtracerConfig } from './settings.ts';
 import { type TextImage, textImages } from './text-images.ts';
 
 const MIN_RECALL = 0.9;
+/** Source words count only when tesseract reads them with this confidence (it misreads small text). */
+const SOURCE_CONFIDENCE = 80;
 const MAX_INK_DELTA_E = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -93,7 +95,9 @@ for (const entry of entries) {
   ) as [{ ms: number; svg: string }, { ms: number; svg: string }];
   const engine = vectorize(image, {}).engineUsed;
   // What tesseract reads on the source and is really there (not noise read into the gutter).
-  const sourceWords = (await ocrWords(image)).filter((word) => entry.words.size === 0 || entry.words.has(word));
+  const sourceWords = (await ocrWords(image, SOURCE_CONFIDENCE)).filter(
+    (word) => entry.words.size === 0 || entry.words.has(word),
+  );
   const sides = [ours, theirs].map((side) => {
     const rendered = renderSvg(side.svg);
     return { side, rendered, quality: compare(image, side.svg) };
