@@ -7,7 +7,6 @@ import { extractWithModel } from '../../ai/llm-extract.ts';
 import { storeFacts } from '../../ai/store-facts.ts';
 import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
 import type { MemoryContext } from '../../context.ts';
-import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { minScoreFor, recall } from '../../recall/recall.ts';
 import { bool, fraction, isUuid, limit, namespace, optionalString, tagList } from '../../schemas/parse.ts';
 import { filterFrom } from '../recall/index.ts';
@@ -40,8 +39,6 @@ export const aiRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, 
       const requestedModel = optionalString(body.model, 'model');
       if (requestedModel && !config.EXTRACT_LLM_URL)
         throw badRequest('model needs an extraction endpoint, and EXTRACT_LLM_URL is not set on this server');
-      if (body.type !== undefined && body.type !== null && !isMemoryType(body.type))
-        throw badRequest(invalidTypeMessage(body.type));
       const type = (body.type ?? undefined) as string | undefined;
       const ns = namespace(body.namespace) ?? DEFAULT_NAMESPACE;
       const tags = tagList(body.tags) ?? [];

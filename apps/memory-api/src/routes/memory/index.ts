@@ -1,7 +1,7 @@
 import { badRequest, notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
 import type { MemoryContext } from '../../context.ts';
-import { invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
 import { type MemoryRow, toMemoryJson } from '../../memories/record.ts';
 import type { MemoryPatch } from '../../memories/store-inputs.ts';
 import { bool, fraction, namespace, object, tagList, uuid } from '../../schemas/parse.ts';
@@ -32,7 +32,7 @@ export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
     },
   );
 
-  app.put<{ Body: Record<string, unknown> & { id: string } }>(
+  app.put<{ Body: Static<typeof memoryUpdateBody> }>(
     '/memory',
     {
       schema: { body: memoryUpdateBody },
@@ -48,14 +48,10 @@ export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
       const id = uuid(body.id);
       const patch: MemoryPatch = {};
       if (body.content !== undefined) {
-        if (typeof body.content !== 'string' || body.content.trim() === '')
-          throw badRequest('content must be a non-empty string');
+        if (body.content.trim() === '') throw badRequest('content must be a non-empty string');
         patch.content = body.content.trim();
       }
-      if (body.memory_type !== undefined) {
-        if (!isMemoryType(body.memory_type)) throw badRequest(invalidTypeMessage(body.memory_type));
-        patch.memoryType = body.memory_type;
-      }
+      patch.memoryType = body.memory_type;
       patch.importance = fraction(body.importance, 'importance');
       patch.metadata = object(body.metadata, 'metadata');
       patch.namespace = namespace(body.namespace);

@@ -1,7 +1,8 @@
 import { badRequest } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
 import type { MemoryContext } from '../../context.ts';
-import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../../memories/memory-types.ts';
+import { inferMemoryType } from '../../memories/memory-types.ts';
 import { toMemoryJson } from '../../memories/record.ts';
 import { fraction, namespace, object, optionalString, timestamp } from '../../schemas/parse.ts';
 import { rememberBody } from '../../schemas/requests.ts';
@@ -9,7 +10,7 @@ import { rememberBody } from '../../schemas/requests.ts';
 export const DEFAULT_NAMESPACE = 'default';
 
 export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.post<{ Body: Record<string, unknown> & { content: string; tags?: string[] } }>(
+  app.post<{ Body: Static<typeof rememberBody> }>(
     '/remember',
     {
       schema: { body: rememberBody },
@@ -24,9 +25,7 @@ export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
       const body = request.body;
       const content = body.content.trim();
       if (!content) throw badRequest('content must not be empty');
-      if (body.type !== undefined && body.type !== null && !isMemoryType(body.type))
-        throw badRequest(invalidTypeMessage(body.type));
-      const inferred = body.type === undefined || body.type === null;
+      const inferred = body.type === undefined;
       const metadata = { ...(object(body.metadata, 'metadata') ?? {}) };
       const category = optionalString(body.category, 'category');
       const entity = optionalString(body.entity, 'entity');
@@ -36,7 +35,7 @@ export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
       const validUntil = timestamp(body.valid_until, 'valid_until') ?? null;
       if (validFrom && validUntil && validUntil < validFrom)
         throw badRequest('valid_until must not be before valid_from');
-      const memoryType = inferred ? inferMemoryType(content) : (body.type as string);
+      const memoryType = body.type ?? inferMemoryType(content);
       const result = await store.remember({
         content,
         tags: [...new Set((body.tags ?? []).map((t) => t.trim()).filter(Boolean))],

@@ -137,8 +137,6 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     async (request) => {
       const body = request.body;
       const room = await requireRoom(store, roomId(body.room_id));
-      if (body.query !== undefined && body.query !== null && typeof body.query !== 'string')
-        throw badRequest('query must be a string');
       const query = typeof body.query === 'string' ? body.query.trim() : '';
       if (query.length > 10_000) throw badRequest('query must be at most 10000 characters');
       const filter = memberFilter(body);
