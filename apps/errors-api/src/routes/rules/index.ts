@@ -1,5 +1,6 @@
 import { notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
+import type { AddressPolicy } from '../../alerts/address-policy.ts';
 import { checkedWebhookUrl } from '../../alerts/webhook-url.ts';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
@@ -28,6 +29,28 @@ export interface RuleRecord {
   enabled: boolean;
   createdAt: Date;
   project: { slug: string };
+}
+
+export interface RuleBody {
+  name: string;
+  conditions: object;
+  action_type: string;
+  action_config: { url: string };
+  cooldown_seconds: number;
+  enabled: boolean;
+}
+
+/** The columns a create or replace body sets, its webhook URL checked against the address policy. */
+export function ruleData(body: RuleBody, policy: AddressPolicy) {
+  const url = checkedWebhookUrl(body.action_config.url, policy);
+  return {
+    name: body.name.trim(),
+    conditions: body.conditions,
+    actionType: body.action_type,
+    actionConfig: { url: url.toString() },
+    cooldownSeconds: body.cooldown_seconds,
+    enabled: body.enabled,
+  };
 }
 
 export const ruleJson = (r: RuleRecord) => ({
@@ -63,33 +86,14 @@ export const ruleRoutes: FastifyPluginAsync<AppContext> = async (app, { db, aler
     return rules.map(ruleJson);
   });
 
-  app.post<{
-    Params: { slug: string };
-    Body: {
-      name: string;
-      conditions: object;
-      action_type: string;
-      action_config: { url: string };
-      cooldown_seconds: number;
-      enabled: boolean;
-    };
-  }>(
+  app.post<{ Params: { slug: string }; Body: RuleBody }>(
     '/api/0/projects/:slug/rules',
     { schema: createRuleSchema, preValidation: explainRuleBody },
     async (request, reply) => {
-      const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
-      const url = checkedWebhookUrl(action_config.url, alerts.policy);
+      const data = ruleData(request.body, alerts.policy);
       const project = await findProject(db, request.params.slug);
       const rule = await db.prisma.alertRule.create({
-        data: {
-          projectId: project.id,
-          name: name.trim(),
-          conditions,
-          actionType: action_type,
-          actionConfig: { url: url.toString() },
-          cooldownSeconds: cooldown_seconds,
-          enabled,
-        },
+        data: { projectId: project.id, ...data },
         include: { project: { select: { slug: true } } },
       });
       await alerts.rulesChanged(project.id);

@@ -1,21 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { deliverWebhook } from '../../alerts/webhook.ts';
-import { checkedWebhookUrl } from '../../alerts/webhook-url.ts';
 import { requireUser } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
 import { explainRuleBody } from '../../schemas/rule-hints.ts';
 import { testRuleSchema, updateRuleSchema } from '../../schemas/rules.ts';
-import { findRule, ruleJson } from './index.ts';
+import { findRule, type RuleBody, ruleData, ruleJson } from './index.ts';
 
 type IdParams = { Params: { id: string } };
-interface RuleBody {
-  name: string;
-  conditions: object;
-  action_type: string;
-  action_config: { url: string };
-  cooldown_seconds: number;
-  enabled: boolean;
-}
 
 /** Editing a rule in place, and trying its webhook before an alert needs it. */
 export const ruleEditRoutes: FastifyPluginAsync<AppContext> = async (app, { db, alerts, config }) => {
@@ -25,19 +16,11 @@ export const ruleEditRoutes: FastifyPluginAsync<AppContext> = async (app, { db, 
     '/api/0/rules/:id',
     { schema: updateRuleSchema, preValidation: explainRuleBody },
     async (request) => {
-      const { name, conditions, action_type, action_config, cooldown_seconds, enabled } = request.body;
-      const url = checkedWebhookUrl(action_config.url, alerts.policy);
+      const data = ruleData(request.body, alerts.policy);
       const rule = await findRule(db, request.params.id);
       const updated = await db.prisma.alertRule.update({
         where: { id: rule.id },
-        data: {
-          name: name.trim(),
-          conditions,
-          actionType: action_type,
-          actionConfig: { url: url.toString() },
-          cooldownSeconds: cooldown_seconds,
-          enabled,
-        },
+        data,
         include: { project: { select: { slug: true } } },
       });
       await alerts.rulesChanged(rule.projectId);
