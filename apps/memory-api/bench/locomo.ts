@@ -18,7 +18,7 @@ import { createLogger } from '@trove/service-kit';
 import { buildMemoryApp } from '../src/app.ts';
 import { RECALL_STRATEGIES, readConfig } from '../src/config.ts';
 import { RECALL_TUNABLES } from '../src/recall/tunables.ts';
-import { Bm25Baseline } from './conversations/bm25.ts';
+import { Bm25Baseline, stemmedTerms } from './conversations/bm25.ts';
 import {
   CATEGORIES,
   type Category,
@@ -66,15 +66,7 @@ const post = async (url: string, body: unknown) => {
   if (res.statusCode >= 400) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
   return res.json();
 };
-const sql = app.memoryStore.db.sql;
-/** The baseline's terms: Postgres's English parser, stemmer and stop words, as the service uses. */
-const terms = async (text: string) =>
-  (
-    await sql.query<{ lexeme: string; n: number }>(
-      `SELECT lexeme, cardinality(positions) AS n FROM unnest(to_tsvector('english', $1::text))`,
-      [text],
-    )
-  ).flatMap((r) => Array.from({ length: Number(r.n) }, () => r.lexeme));
+const terms = stemmedTerms(app.memoryStore.db.sql);
 
 const namespaceOf = (c: Conversation) => `locomo-${c.id}`;
 const turnOf = new Map<string, Turn>();

@@ -14,7 +14,7 @@ import { RECALL_STRATEGIES, readConfig } from '../src/config.ts';
 import { ARM_WEIGHTS } from '../src/recall/recall.ts';
 import { RERANK_WEIGHTS } from '../src/recall/rerank.ts';
 import { VECTOR_QUERY } from '../src/recall/vector-query.ts';
-import { Bm25Baseline } from './conversations/bm25.ts';
+import { Bm25Baseline, stemmedTerms } from './conversations/bm25.ts';
 import { generateConversations, type Question, type QuestionKind } from './conversations/generate.ts';
 import { percentile } from './synthetic.ts';
 
@@ -31,15 +31,7 @@ const app = await buildMemoryApp(
 );
 const post = async (url: string, body: unknown) =>
   (await app.inject({ method: 'POST', url, payload: body as object })).json();
-const sql = app.memoryStore.db.sql;
-/** The baseline's terms: Postgres's English parser, stemmer and stop words, as the service uses. */
-const terms = async (text: string) =>
-  (
-    await sql.query<{ lexeme: string; n: number }>(
-      `SELECT lexeme, cardinality(positions) AS n FROM unnest(to_tsvector('english', $1::text))`,
-      [text],
-    )
-  ).flatMap((r) => Array.from({ length: Number(r.n) }, () => r.lexeme));
+const terms = stemmedTerms(app.memoryStore.db.sql);
 
 const conversations = generateConversations(CONVERSATIONS, SEED);
 const inHalf = (i: number) => HALF === 'all' || (HALF === 'tuning' ? i % 2 === 0 : i % 2 === 1);

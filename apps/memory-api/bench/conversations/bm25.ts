@@ -46,3 +46,18 @@ export class Bm25Baseline {
     return scored.slice(0, k).map((s) => s.id);
   }
 }
+
+interface Sql {
+  query<T>(text: string, params: unknown[]): Promise<T[]>;
+}
+
+/** The baseline's terms: Postgres's English parser, stemmer and stop words, as the service uses. */
+export const stemmedTerms =
+  (sql: Sql) =>
+  async (text: string): Promise<string[]> =>
+    (
+      await sql.query<{ lexeme: string; n: number }>(
+        `SELECT lexeme, cardinality(positions) AS n FROM unnest(to_tsvector('english', $1::text))`,
+        [text],
+      )
+    ).flatMap((r) => Array.from({ length: Number(r.n) }, () => r.lexeme));
