@@ -199,6 +199,18 @@ describe('import and export', () => {
     await t.close();
   });
 
+  it('runs the content hooks for memories a namespace rename moves (references follow the namespace)', async () => {
+    const { t } = await seeded();
+    await t.call('POST', '/doc/create', { slug: 'handbook', content: 'The handbook', namespace: 'docs' });
+    await t.call('POST', '/remember', { content: 'read the [[handbook]] first', namespace: 'drafts' });
+    const refs = async () =>
+      JSON.stringify((await t.call('POST', '/doc/mem-refs', { slug: 'handbook', namespace: 'docs' })).body);
+    expect(await refs()).not.toContain('read the [[handbook]] first');
+    expect((await t.call('POST', '/namespaces/rename', { from: 'drafts', to: 'docs' })).body.moved).toBe(1);
+    expect(await refs()).toContain('read the [[handbook]] first');
+    await t.close();
+  });
+
   it('streams the export by id and resumes after a given id', async () => {
     const { t } = await seeded();
     const all = (await t.call('GET', '/export')).body as { id: string }[];

@@ -1,34 +1,11 @@
-import { badRequest, conflict, notFound } from '@trove/service-kit';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Static } from 'typebox';
 import type { MemoryContext } from '../../context.ts';
-import type { MemoryStore } from '../../memories/memory-store.ts';
+import { deleteNamespace, listNamespaces, moveNamespace } from '../../memories/namespaces.ts';
 import { namespaceDeleteBody, namespaceRenameBody, namespacesQuery } from '../../schemas/requests.ts';
 
-/** Moves every memory of `from` to `to` (no re-embedding), with a timeline event on each. */
-async function moveNamespace(store: MemoryStore, from: string, to: string): Promise<number> {
-  const moved = await store.prisma.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
-       SELECT id, 'namespace_moved', 'api', jsonb_build_object('from', $1::text, 'to', $2::text), now()
-         FROM memories WHERE namespace = $1`,
-      from,
-      to,
-    );
-    return tx.$executeRawUnsafe(
-      `UPDATE memories SET namespace = $2, updated_at = now() WHERE namespace = $1`,
-      from,
-      to,
-    );
-  });
-  await store.refreshCatalog({ namespace: to });
-  return moved;
-}
-
-const exists = async (store: MemoryStore, name: string) =>
-  (await store.prisma.memory.count({ where: { namespace: name } })) > 0;
-
 export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.get<{ Querystring: { with_counts?: boolean } }>(
+  app.get<{ Querystring: Static<typeof namespacesQuery> }>(
     '/namespaces',
     {
       schema: { querystring: namespacesQuery },
@@ -40,14 +17,7 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
       },
     },
     async (request) => {
-      const rows = await store.prisma.$queryRawUnsafe<
-        { name: string; count: number; active: number; deprecated: number }[]
-      >(
-        `SELECT namespace AS name, count(*)::int AS count,
-                count(*) FILTER (WHERE status = 'active')::int AS active,
-                count(*) FILTER (WHERE status = 'deprecated')::int AS deprecated
-           FROM memories GROUP BY namespace ORDER BY namespace`,
-      );
+      const rows = await listNamespaces(store);
       const withCounts = request.query.with_counts === true;
       return {
         namespaces: rows.map((r) =>
@@ -59,7 +29,7 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
     },
   );
 
-  app.post<{ Body: { from: string; to: string } }>(
+  app.post<{ Body: Static<typeof namespaceRenameBody> }>(
     '/namespaces/rename',
     {
       schema: { body: namespaceRenameBody },
@@ -71,17 +41,14 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
       },
     },
     async (request) => {
-      const from = request.body.from;
+      const { from } = request.body;
       const to = request.body.to.trim();
-      if (from === to) throw badRequest('from and to are the same namespace');
-      if (!(await exists(store, from))) throw notFound(`no namespace named ${JSON.stringify(from)}`);
-      const targetExisted = await exists(store, to);
-      const moved = await moveNamespace(store, from, to);
+      const { moved, targetExisted } = await moveNamespace(store, from, to);
       return { from, to, moved, target_existed: targetExisted };
     },
   );
 
-  app.post<{ Body: { name: string; strategy?: 'refuse' | 'merge' | 'deprecate'; target?: string } }>(
+  app.post<{ Body: Static<typeof namespaceDeleteBody> }>(
     '/namespaces/delete',
     {
       schema: { body: namespaceDeleteBody },
@@ -92,37 +59,7 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
         responseType: 'NamespaceDeleteResult',
       },
     },
-    async (request) => {
-      const { name } = request.body;
-      const strategy = request.body.strategy ?? 'refuse';
-      if (!(await exists(store, name))) throw notFound(`no namespace named ${JSON.stringify(name)}`);
-      if (strategy === 'refuse') {
-        const n = await store.prisma.memory.count({ where: { namespace: name } });
-        throw conflict(
-          `namespace ${JSON.stringify(name)} is referenced by ${n} memories; use strategy merge or deprecate`,
-        );
-      }
-      if (strategy === 'merge') {
-        const target = request.body.target?.trim();
-        if (!target) throw badRequest('strategy merge needs a target namespace');
-        if (target === name) throw badRequest('target must differ from name');
-        const moved = await moveNamespace(store, name, target);
-        return { name, strategy, target, moved };
-      }
-      const deprecated = await store.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(
-          `INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
-           SELECT id, 'deprecated', 'api', '{"reason":"namespace_delete"}'::jsonb, now()
-             FROM memories WHERE namespace = $1 AND status = 'active'`,
-          name,
-        );
-        return tx.$executeRawUnsafe(
-          `UPDATE memories SET status = 'deprecated', deprecated_at = now(), updated_at = now() WHERE namespace = $1 AND status = 'active'`,
-          name,
-        );
-      });
-      await store.refreshCatalog({ namespace: name });
-      return { name, strategy, deprecated };
-    },
+    async (request) =>
+      deleteNamespace(store, request.body.name, request.body.strategy ?? 'refuse', request.body.target?.trim()),
   );
 };
