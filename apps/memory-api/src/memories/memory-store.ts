@@ -11,8 +11,7 @@ import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
 import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams, storedRow } from './remember-sql.ts';
 import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
 import type { MemoryPatch, NewMemory, RememberResult, StoreThresholds } from './store-inputs.ts';
-import type { CatalogRow } from './vector-catalog.ts';
-import { entryOf } from './vector-catalog.ts';
+import { type CatalogRow, entryOf } from './vector-catalog.ts';
 import type { VectorFeed } from './vector-feed.ts';
 import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from './word-overlap.ts';
 
