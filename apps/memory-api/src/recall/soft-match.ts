@@ -23,21 +23,30 @@ export const hasWordVectors = (store: MemoryStore) => /^(glove|hash)/.test(store
 const wordVectors = new WeakMap<MemoryStore, Map<string, Float32Array>>();
 const WORD_VECTORS_MAX = 100_000;
 
+/** The vectors of `words`, from the embedder for those not asked for before. */
 async function vectorsOf(store: MemoryStore, words: string[]): Promise<Map<string, Float32Array>> {
   let known = wordVectors.get(store);
   if (!known) {
     known = new Map();
     wordVectors.set(store, known);
   }
-  const missing = words.filter((w) => !known.has(w));
+  const out = new Map<string, Float32Array>();
+  const missing: string[] = [];
+  for (const w of words) {
+    const v = known.get(w);
+    if (v) out.set(w, v);
+    else missing.push(w);
+  }
   if (missing.length > 0) {
     const vectors = await store.embedder.embed(missing);
     if (known.size + missing.length > WORD_VECTORS_MAX) known.clear();
     missing.forEach((w, i) => {
-      known.set(w, vectors[i] as Float32Array);
+      const v = vectors[i] as Float32Array;
+      known.set(w, v);
+      out.set(w, v);
     });
   }
-  return known;
+  return out;
 }
 
 interface Word {
@@ -45,10 +54,15 @@ interface Word {
   lexeme: string;
 }
 
-async function contentWords(store: MemoryStore, text: string): Promise<Word[]> {
-  const surfaces = [...new Set(tokenize(text))];
-  const lexemes = await lexemesOf(store, surfaces);
-  return surfaces.map((surface, i) => ({ surface, lexeme: lexemes[i] ?? '' })).filter((w) => w.lexeme !== '');
+/** Each text's distinct words with their lexemes, stop words left out: one lexeme lookup for all. */
+async function wordsOf(store: MemoryStore, texts: string[]): Promise<Word[][]> {
+  const surfaces = texts.map((t) => [...new Set(tokenize(t))]);
+  const all = [...new Set(surfaces.flat())];
+  const lexemes = await lexemesOf(store, all);
+  const lexemeOf = new Map(all.map((w, i) => [w, lexemes[i] ?? '']));
+  return surfaces.map((words) =>
+    words.map((surface) => ({ surface, lexeme: lexemeOf.get(surface) ?? '' })).filter((w) => w.lexeme !== ''),
+  );
 }
 
 /** The soft coverage of `query` by each of `contents` (id to text), 0..1. */
@@ -59,12 +73,12 @@ export async function softMatch(
   stats: TermStats,
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  const asked = await contentWords(store, query);
+  const ids = [...contents.keys()];
+  const [asked = [], ...texts] = await wordsOf(store, [query, ...contents.values()]);
   const weights = asked.map((w) => idf(stats, w.lexeme));
   const total = weights.reduce((a, b) => a + b, 0);
   if (total === 0) return out;
-  const docs = new Map<string, Word[]>();
-  for (const [id, text] of contents) docs.set(id, await contentWords(store, text));
+  const docs = new Map(ids.map((id, i) => [id, texts[i] ?? []]));
   const all = new Set([...asked, ...[...docs.values()].flat()].map((w) => w.surface));
   const vectors = await vectorsOf(store, [...all]);
   const { stem, bar } = SOFT_MATCH;

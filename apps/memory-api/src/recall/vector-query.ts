@@ -25,15 +25,19 @@ const knownLexemes = new Map<string, string>();
 const KNOWN_LEXEMES_MAX = 50_000;
 
 export async function lexemesOf(store: MemoryStore, words: string[]): Promise<string[]> {
-  const unknown = words.filter((w) => !knownLexemes.has(w));
+  const found = new Map(words.flatMap((w) => (knownLexemes.has(w) ? [[w, knownLexemes.get(w) as string]] : [])));
+  const unknown = words.filter((w) => !found.has(w));
   if (unknown.length > 0) {
     const [row] = await store.db.sql.prepare('memory_word_lexemes', LEXEMES_SQL)<{ lexemes: string[] }>([unknown]);
+    // Emptied before the new ones go in, never between reading the known ones and answering.
     if (knownLexemes.size + unknown.length > KNOWN_LEXEMES_MAX) knownLexemes.clear();
     unknown.forEach((w, i) => {
-      knownLexemes.set(w, row?.lexemes[i] ?? '');
+      const lexeme = row?.lexemes[i] ?? '';
+      knownLexemes.set(w, lexeme);
+      found.set(w, lexeme);
     });
   }
-  return words.map((w) => knownLexemes.get(w) ?? '');
+  return words.map((w) => found.get(w) ?? '');
 }
 
 export async function questionVector(store: MemoryStore, text: string, stats: TermStats | null): Promise<Float32Array> {
