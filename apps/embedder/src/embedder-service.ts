@@ -20,6 +20,7 @@ export function describeModel(backend: ServedModel, config: EmbedderConfig): Omi
     maxBatch: config.MAX_TEXTS_PER_CALL,
     maxTextLength: config.MAX_TEXT_LENGTH,
     normalized: backend.normalized,
+    wordVectors: backend.wordVectors,
   };
 }
 

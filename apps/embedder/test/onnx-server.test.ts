@@ -61,6 +61,8 @@ describe('embedder process with EMBEDDER_BACKEND=onnx', () => {
     });
     const { model } = await client.getModel({});
     expect(model).toMatchObject({ id: reply.model, backend: 'onnx', device: 'cpu', dimensions: shape.hidden });
+    // A transformer's vector of one word out of context is no word vector (memory-api's soft match).
+    expect(model?.wordVectors).toBe(false);
     expect(model?.id).toMatch(/^trove\/test-bert@[0-9a-f]{12}$/);
   });
 
@@ -68,6 +70,7 @@ describe('embedder process with EMBEDDER_BACKEND=onnx', () => {
     const grpc = await GrpcEmbedder.connect({ target: embedder.target, deadlineMs: 30_000 });
     try {
       const texts = ['where is the staging database', 'the red apple'];
+      expect(grpc.wordVectors).toBe(false);
       const [questions, documents] = await Promise.all([grpc.embed(texts, 'query'), grpc.embed(texts)]);
       texts.forEach((text, i) => {
         expect(maxDiff(questions[i] as Float32Array, reference(`query: ${text}`))).toBeLessThan(1e-5);

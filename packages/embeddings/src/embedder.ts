@@ -13,6 +13,13 @@ export interface Embedder {
   /** Names model and version; stored beside each embedding so a change of model is detectable. */
   readonly model: string;
   readonly dimensions: number;
+  /**
+   * Whether embedding a single word gives a meaningful word vector: true where a text's vector is
+   * built from its words' vectors (GloVe; hashing, whose words are independent), false for
+   * transformer models, whose vector of a lone word out of context is not fit for comparing words
+   * (memory-api's soft word match needs this to be true).
+   */
+  readonly wordVectors: boolean;
   /** One vector per text, in order; `purpose` defaults to document. */
   embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
   /** For readiness, when the embedder is a remote dependency: rejects while it cannot serve. */

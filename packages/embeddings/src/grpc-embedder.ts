@@ -30,6 +30,8 @@ export class GrpcEmbedder implements Embedder {
     private readonly options: GrpcEmbedderOptions,
     readonly model: string,
     readonly dimensions: number,
+    /** As the embedder's GetModel says (`Model.word_vectors`); false from a server older than the field. */
+    readonly wordVectors: boolean,
     private readonly maxBatch: number,
   ) {}
 
@@ -43,7 +45,14 @@ export class GrpcEmbedder implements Embedder {
     try {
       const { model } = await client.getModel({}, { deadlineMs: options.connectTimeoutMs ?? 30_000 });
       if (!model) throw new Error('GetModel answered no model');
-      return new GrpcEmbedder(client, options, model.id, model.dimensions, Math.max(1, model.maxBatch));
+      return new GrpcEmbedder(
+        client,
+        options,
+        model.id,
+        model.dimensions,
+        model.wordVectors,
+        Math.max(1, model.maxBatch),
+      );
     } catch (err) {
       client.close();
       throw describe(options.target, err);

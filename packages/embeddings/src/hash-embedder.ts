@@ -9,6 +9,8 @@ import { tokenize } from './tokenize.ts';
  */
 export class HashEmbedder implements Embedder {
   readonly model: string;
+  /** Each word hashes to its own fixed vector, independent of context. */
+  readonly wordVectors = true;
   constructor(readonly dimensions = 64) {
     this.model = `hash-${dimensions}`;
   }

@@ -64,9 +64,12 @@ describe.each(SUBJECTS)('embedder contract: $name', (subject) => {
   });
   afterAll(async () => close?.());
 
-  it('names the same model and dimensions as the model in process', () => {
+  it('names the same model, dimensions and word-vector capability as the model in process', () => {
     expect(embedder.model).toBe(reference.model);
     expect(embedder.dimensions).toBe(reference.dimensions);
+    // GloVe and hashing build a text from its words' vectors: a lone word is a word vector.
+    expect(reference.wordVectors).toBe(true);
+    expect(embedder.wordVectors).toBe(reference.wordVectors);
   });
 
   it('gives the same vectors for the same inputs, in the order of the batch', async () => {

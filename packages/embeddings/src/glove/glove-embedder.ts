@@ -22,6 +22,8 @@ const COMMON_DIRECTION_WORDS = 50_000;
 export class GloveEmbedder implements Embedder {
   readonly model = 'glove-sg-100d-sif-pc1-v2';
   readonly dimensions: number;
+  /** A one-word text is that word's GloVe vector (less the common direction). */
+  readonly wordVectors = true;
   private readonly weights: Float32Array;
   /** Unit vector shared by almost every sentence; removed from each sentence vector. */
   private readonly common: Float32Array;

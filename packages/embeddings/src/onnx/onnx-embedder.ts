@@ -43,6 +43,8 @@ type IntArray = BigInt64Array | Int32Array;
 export class OnnxEmbedder implements Embedder {
   readonly backend = 'onnx';
   readonly normalized = true;
+  /** A transformer embeds words in context: a lone word's vector is not a word vector. */
+  readonly wordVectors = false;
   /** Texts cut at maxTokens since start. */
   truncated = 0;
   dimensions = 0;
