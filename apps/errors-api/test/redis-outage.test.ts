@@ -21,7 +21,9 @@ describe.skipIf(missing('redis-server'))('errors-api when Redis goes away during
   });
   afterAll(async () => {
     await server?.close();
-    await redis?.kill();
+    // Only while it runs: kill() on a server the test already killed would wait for an exit that
+    // has happened (and hang the hook past its timeout when the test failed before the restart).
+    if (redis?.pid !== undefined) await redis.kill();
   });
 
   /** One event; a bound on every answer, so an answer that hangs on Redis fails the test. */
@@ -65,12 +67,14 @@ describe.skipIf(missing('redis-server'))('errors-api when Redis goes away during
     // The outage shows, but takes no replica out of the load balancer.
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
-    // Every command failed at once (the connection was down), which also opened the circuit.
-    expect(await ready.json()).toEqual({
-      status: 'ready',
-      checks: { database: 'ok', redis: 'degraded' },
-      details: { redis: { circuit: 'open' } },
-    });
+    // The circuit's state is not asserted: it opens only when at least 3 commands were on the wire
+    // as Redis died (they fail after ioredis' two reconnect attempts); commands issued once the
+    // connection is known to be down fail at once without counting. How many were on the wire is
+    // a race (2 under load: closed). Either way nothing waits; the frozen-Redis fault test is the
+    // one where the circuit matters.
+    const body = (await ready.json()) as ReadyBody & { status: string };
+    expect(body.status).toBe('ready');
+    expect(body.checks).toEqual({ database: 'ok', redis: 'degraded' });
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     const local = Number(/errors_ingest_rate_limit_local_total\{[^}]*\} (\d+)/.exec(metrics)?.[1] ?? 0);
     expect(local).toBeGreaterThan(0);
