@@ -121,6 +121,21 @@ describe('onnx backend on the test model', () => {
     expect(err?.message).toMatch(/output\(s\) logits not understood: expected sentence_embedding or last_hidden_state/);
   });
 
+  it("runs the model on a thread of its own: the caller's event loop keeps turning while a batch runs", async () => {
+    const { embedder } = await model({ shape: { layers: 4, hidden: 256, intermediate: 1024 } });
+    const texts = Array.from({ length: 256 }, (_, i) => `${TEXTS[i % TEXTS.length]} note ${i}`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const started = performance.now();
+    await embedder.embed(texts);
+    const ms = performance.now() - started;
+    clearInterval(timer);
+    // On the caller's thread, session.run held the event loop for the whole run: a tick or two.
+    expect(ms).toBeGreaterThan(40);
+    expect(ticks).toBeGreaterThan(ms / 10);
+    await embedder.close();
+  });
+
   it('auto tries cuda, then webgpu, then cpu, logging each device that fails', async () => {
     logs.length = 0;
     const { embedder } = await model({}, { device: 'auto' });

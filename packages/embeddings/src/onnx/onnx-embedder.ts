@@ -1,44 +1,22 @@
-import { createHash } from 'node:crypto';
-import { Tokenizer } from '@huggingface/tokenizers';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { type Embedder, type EmbedPurpose, normalize } from '../embedder.ts';
-import { type ConcreteDevice, cpuLimit, firstWorking, type OnnxDevice, sessionOptions } from './devices.ts';
-import { filesHash, ModelDirError, type Pooling, readModelDir } from './model-dir.ts';
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbedPurpose } from '../embedder.ts';
+import { ModelDirError } from './model-dir.ts';
+import type { OnnxModel, OnnxOptions } from './onnx-model.ts';
+import type { FromWorker, ToWorker, WorkerOptions } from './onnx-worker.ts';
 
-export interface OnnxOptions {
-  /** A Hugging Face model directory: tokenizer.json, tokenizer_config.json, onnx/model.onnx, ... */
-  dir: string;
-  /** The graph, relative to dir (default onnx/model.onnx, else model.onnx). */
-  file?: string;
-  device: OnnxDevice;
-  /** Intra-op threads; 0 or unset: the CPU limit of this process. */
-  threads?: number;
-  /** Overrides 1_Pooling/config.json; with neither, mean. Ignored when the graph pools itself. */
-  pooling?: Pooling;
-  /** Put before each text: a question (`query: `) or a stored text (`passage: `). */
-  queryPrefix?: string;
-  documentPrefix?: string;
-  /** Tokens per text, special tokens included; 0 or unset: the model's own limit. */
-  maxTokens?: number;
-  log?: (message: string) => void;
-}
+export type { OnnxOptions } from './onnx-model.ts';
 
-const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'];
-/** Most padded tokens one session.run takes; a bigger batch runs in several, shortest texts first. */
-const TOKENS_PER_RUN = 16_384;
-const DEFAULT_MAX_TOKENS = 512;
+const WORKER_ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
-interface Encoded {
-  ids: number[];
-  types: number[];
-}
-
-type IntArray = BigInt64Array | Int32Array;
+type Ready = Extract<FromWorker, { kind: 'ready' }>;
 
 /**
- * A transformer sentence-embedding model from a Hugging Face directory, run by onnxruntime on the
- * CPU, a GPU through WebGPU (Dawn over Vulkan) or CUDA. The graph's own `sentence_embedding` is
- * used when it has one, else `last_hidden_state` is pooled; vectors are L2-normalised.
+ * The onnx model (OnnxModel) on a worker thread of its own. onnxruntime-node's `session.run` is
+ * synchronous on the thread that calls it: in the caller's thread every run stopped the event loop
+ * for its whole length (tens to hundreds of milliseconds), so the embedder service read no calls
+ * and wrote no answers meanwhile, and memory-api served no HTTP. Here the caller's thread decodes,
+ * encodes and queues the next batch while the model runs; vectors come back in one transferred
+ * buffer per batch. Batches run one after another, in the order sent.
  */
 export class OnnxEmbedder implements Embedder {
   readonly backend = 'onnx';
@@ -47,73 +25,74 @@ export class OnnxEmbedder implements Embedder {
   readonly wordVectors = false;
   /** Texts cut at maxTokens since start. */
   truncated = 0;
-  dimensions = 0;
+  readonly model: string;
+  readonly device: OnnxModel['device'];
+  readonly dimensions: number;
+  readonly maxTokens: number;
+  readonly pooling: OnnxModel['pooling'];
+  private readonly prefixes: Ready['prefixes'];
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(m: FromWorker): void; reject(err: Error): void }>();
+  private stopped: Error | undefined;
 
   private constructor(
-    readonly model: string,
-    readonly device: ConcreteDevice,
-    readonly maxTokens: number,
-    readonly pooling: Pooling | 'graph',
-    private readonly session: InferenceSession,
-    private readonly tokenizer: Tokenizer,
-    private readonly prefixes: Record<EmbedPurpose, string>,
-    private readonly specialIds: Set<number>,
-    private readonly padId: number,
-    private readonly log: (message: string) => void,
-  ) {}
-
-  /** Loads and checks the model, then runs one text on the device, so that a bad model or device fails here. */
-  static async open(options: OnnxOptions): Promise<OnnxEmbedder> {
-    const log = options.log ?? ((message: string) => console.error(message));
-    const dir = await readModelDir(options.dir, options.file);
-    const tokenizer = new Tokenizer(dir.tokenizer, dir.tokenizerConfig);
-    const special = [...tokenizer.get_added_tokens_decoder()].filter(([, t]) => t.special).map(([id]) => id);
-    const padToken = dir.tokenizerConfig.pad_token;
-    const padId = (typeof padToken === 'string' ? tokenizer.token_to_id(padToken) : undefined) ?? 0;
-    const maxTokens = options.maxTokens || dir.maxTokens || DEFAULT_MAX_TOKENS;
-    const prefixes: Record<EmbedPurpose, string> = {
-      query: options.queryPrefix ?? dir.prompts.query ?? '',
-      document: options.documentPrefix ?? dir.prompts.document ?? dir.prompts.passage ?? '',
+    private readonly worker: Worker,
+    ready: Ready,
+  ) {
+    this.model = ready.model;
+    this.device = ready.device;
+    this.dimensions = ready.dimensions;
+    this.maxTokens = ready.maxTokens;
+    this.pooling = ready.pooling;
+    this.prefixes = ready.prefixes;
+    worker.on('message', (message: FromWorker) => {
+      if (!('id' in message)) return;
+      const call = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      // An idle model does not keep the process alive (memory-api's CLI commands, tests).
+      if (this.pending.size === 0) worker.unref();
+      call?.resolve(message);
+    });
+    const stop = (err: Error) => {
+      this.stopped ??= err;
+      for (const call of this.pending.values()) call.reject(this.stopped);
+      this.pending.clear();
     };
-    const threads = options.threads || cpuLimit();
-    const files = await filesHash(dir);
-    const { value: embedder, device } = await firstWorking(
-      options.device,
-      async (candidate) => {
-        const session = await InferenceSession.create(dir.modelFile, sessionOptions(candidate, threads));
-        const hidden = understood(session, dir.modelFile);
-        const pooling = hidden === 'sentence_embedding' ? 'graph' : (options.pooling ?? dir.pooling ?? 'mean');
-        // The id changes exactly when stored vectors must be recomputed: other files or other settings.
-        const settings = JSON.stringify({ files, pooling, prefixes, maxTokens });
-        const id = `${dir.name}@${createHash('sha256').update(settings).digest('hex').slice(0, 12)}`;
-        const e = new OnnxEmbedder(
-          id,
-          candidate,
-          maxTokens,
-          pooling,
-          session,
-          tokenizer,
-          prefixes,
-          new Set(special),
-          padId,
-          log,
-        );
-        try {
-          const [probe] = await e.embed(['warm up the model on its device']);
-          e.dimensions = probe?.length ?? 0;
-          e.truncated = 0;
-        } catch (err) {
-          await session.release();
-          throw err;
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`the onnx model's thread stopped (exit code ${code})`)));
+    worker.unref();
+  }
+
+  /** Starts the thread, which loads and checks the model and runs one text on the device (see OnnxModel.open). */
+  static async open(options: OnnxOptions): Promise<OnnxEmbedder> {
+    const { log = (message: string) => console.error(message), ...rest } = options;
+    const worker = new Worker(WORKER_ENTRY, { workerData: rest satisfies WorkerOptions });
+    // The thread's log lines, in the order it wrote them (before the answer they came with).
+    worker.on('message', (message: FromWorker) => {
+      if (message.kind === 'log') log(message.message);
+    });
+    const ready = await new Promise<Ready>((resolve, reject) => {
+      const fail = (err: Error) => {
+        void worker.terminate();
+        reject(err);
+      };
+      worker.once('error', fail);
+      worker.once('exit', (code) =>
+        fail(new Error(`the onnx model's thread stopped while loading (exit code ${code})`)),
+      );
+      const listen = (message: FromWorker) => {
+        if (message.kind === 'ready') {
+          worker.off('message', listen);
+          worker.removeAllListeners('error').removeAllListeners('exit');
+          resolve(message);
+        } else if (message.kind === 'failed') {
+          // The same one line as in process: a model directory error names its file.
+          fail(message.name === 'ModelDirError' ? new ModelDirError(message.message) : new Error(message.message));
         }
-        return e;
-      },
-      log,
-    );
-    log(
-      `onnx: ${embedder.model} on ${device} (${threads} CPU threads): ${embedder.dimensions} dimensions, ${embedder.pooling} pooling, at most ${maxTokens} tokens per text`,
-    );
-    return embedder;
+      };
+      worker.on('message', listen);
+    });
+    return new OnnxEmbedder(worker, ready);
   }
 
   async embed(texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
@@ -131,132 +110,29 @@ export class OnnxEmbedder implements Embedder {
    * by that call's purpose, then runs calls of both purposes in one batch.
    */
   async embedPrefixed(texts: readonly string[]): Promise<Float32Array[]> {
-    const encoded = texts.map((text) => this.encode(text));
-    // Shortest first, so that each run pads to a length close to its texts'.
-    const order = encoded
-      .map((_, i) => i)
-      .sort((a, b) => (encoded[a]?.ids.length ?? 0) - (encoded[b]?.ids.length ?? 0));
-    const out = new Array<Float32Array>(texts.length);
-    for (let start = 0; start < order.length; ) {
-      let end = start + 1;
-      while (
-        end < order.length &&
-        (end - start + 1) * (encoded[order[end] as number]?.ids.length ?? 0) <= TOKENS_PER_RUN
-      )
-        end++;
-      const chunk = order.slice(start, end);
-      const vectors = await this.run(chunk.map((i) => encoded[i] as Encoded));
-      chunk.forEach((i, k) => {
-        out[i] = vectors[k] as Float32Array;
-      });
-      start = end;
-    }
-    return out;
+    if (texts.length === 0) return [];
+    const reply = await this.send({ id: this.nextId++, texts });
+    if (reply.kind === 'error') throw new Error(reply.message);
+    if (reply.kind !== 'vectors') throw new Error(`unexpected answer from the onnx thread: ${reply.kind}`);
+    this.truncated = reply.truncated;
+    const d = this.dimensions;
+    return texts.map((_, i) => reply.data.subarray(i * d, (i + 1) * d));
   }
 
-  private encode(text: string): Encoded {
-    const e = this.tokenizer.encode(text, { return_token_type_ids: true });
-    let ids = e.ids;
-    let types = e.token_type_ids ?? ids.map(() => 0);
-    if (ids.length > this.maxTokens) {
-      // Keep a closing special token ([SEP], </s>): models are trained with one at the end.
-      const last = ids[ids.length - 1] as number;
-      const keep = this.specialIds.has(last) ? this.maxTokens - 1 : this.maxTokens;
-      ids = [...ids.slice(0, keep), ...(keep < this.maxTokens ? [last] : [])];
-      types = types.slice(0, this.maxTokens);
-      this.truncated++;
-      if (isPowerOfTwo(this.truncated)) {
-        this.log(`onnx: ${this.truncated} text(s) so far cut to ${this.maxTokens} tokens (the model's limit)`);
-      }
-    }
-    return { ids, types };
-  }
-
-  private async run(batch: Encoded[]): Promise<Float32Array[]> {
-    const rows = batch.length;
-    const width = Math.max(...batch.map((e) => e.ids.length));
-    const feeds: Record<string, Tensor> = {};
-    const fill = (name: string, value: (e: Encoded, j: number) => number) => {
-      const meta = this.session.inputMetadata.find((m) => m.name === name);
-      const int32 = meta?.isTensor && meta.type === 'int32';
-      const data: IntArray = int32 ? new Int32Array(rows * width) : new BigInt64Array(rows * width);
-      batch.forEach((e, r) => {
-        for (let j = 0; j < width; j++) {
-          const v = j < e.ids.length ? value(e, j) : name === 'input_ids' ? this.padId : 0;
-          if (int32) (data as Int32Array)[r * width + j] = v;
-          else (data as BigInt64Array)[r * width + j] = BigInt(v);
-        }
-      });
-      feeds[name] = new Tensor(int32 ? 'int32' : 'int64', data, [rows, width]);
-    };
-    const inputs = new Set(this.session.inputNames);
-    fill('input_ids', (e, j) => e.ids[j] as number);
-    if (inputs.has('attention_mask')) fill('attention_mask', () => 1);
-    if (inputs.has('token_type_ids')) fill('token_type_ids', (e, j) => e.types[j] as number);
-    if (inputs.has('position_ids')) fill('position_ids', (_, j) => j);
-    const result = await this.session.run(feeds);
-    if (this.pooling === 'graph') return split(result.sentence_embedding as Tensor, rows);
-    const hidden =
-      result[this.session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : 'token_embeddings'];
-    return pool(hidden as Tensor, batch, this.pooling);
-  }
-
+  /** Releases the session (after the batches already sent) and ends the thread. */
   async close(): Promise<void> {
-    await this.session.release();
+    if (this.stopped) return;
+    await this.send({ id: this.nextId++, close: true }).catch(() => {});
+    this.stopped = new Error('the onnx model is closed');
+    await this.worker.terminate();
   }
-}
 
-const isPowerOfTwo = (n: number) => (n & (n - 1)) === 0;
-
-/** Checks the graph's inputs and outputs; answers the output that embeds. Throws one line naming what is not understood. */
-function understood(session: InferenceSession, file: string): 'sentence_embedding' | 'last_hidden_state' {
-  const unknown = session.inputNames.filter((n) => !KNOWN_INPUTS.includes(n));
-  if (!session.inputNames.includes('input_ids') || unknown.length) {
-    throw new ModelDirError(
-      `${file}: input(s) ${(unknown.length ? unknown : session.inputNames).join(', ')} not understood: expected input_ids and optionally ${KNOWN_INPUTS.slice(1).join(', ')}`,
-    );
+  private send(message: ToWorker): Promise<FromWorker> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    return new Promise((resolve, reject) => {
+      this.pending.set(message.id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage(message);
+    });
   }
-  const outputs = session.outputNames;
-  if (outputs.includes('sentence_embedding')) return 'sentence_embedding';
-  if (outputs.includes('last_hidden_state') || outputs.includes('token_embeddings')) return 'last_hidden_state';
-  throw new ModelDirError(
-    `${file}: output(s) ${outputs.join(', ')} not understood: expected sentence_embedding or last_hidden_state`,
-  );
-}
-
-function checkRank(t: Tensor, rank: number, name: string): void {
-  if (t.dims.length !== rank || t.type !== 'float32') {
-    throw new ModelDirError(
-      `output ${name} has shape [${t.dims.join(', ')}] of ${t.type}; expected ${rank} dimensions of float32`,
-    );
-  }
-}
-
-function split(t: Tensor, rows: number): Float32Array[] {
-  checkRank(t, 2, 'sentence_embedding');
-  const data = t.data as Float32Array;
-  const h = t.dims[1] as number;
-  return Array.from({ length: rows }, (_, r) => normalize(data.slice(r * h, (r + 1) * h)));
-}
-
-/** Mean over a text's own tokens (padding excluded), its first token, or its last real token. */
-function pool(t: Tensor, batch: Encoded[], mode: Pooling): Float32Array[] {
-  checkRank(t, 3, 'last_hidden_state');
-  const data = t.data as Float32Array;
-  const [, width, h] = t.dims as [number, number, number];
-  return batch.map((e, r) => {
-    const n = e.ids.length;
-    const base = r * width * h;
-    if (mode !== 'mean') {
-      const at = base + (mode === 'cls' ? 0 : n - 1) * h;
-      return normalize(data.slice(at, at + h));
-    }
-    const v = new Float32Array(h);
-    for (let j = 0; j < n; j++) {
-      const row = base + j * h;
-      for (let d = 0; d < h; d++) v[d] = (v[d] as number) + (data[row + d] as number);
-    }
-    for (let d = 0; d < h; d++) v[d] = (v[d] as number) / n;
-    return normalize(v);
-  });
 }
