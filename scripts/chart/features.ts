@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { ROOT } from './consistency.ts';
 import type { KubeObject } from './kube-objects.ts';
+import { unknownMetrics } from './metric-names.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: chart values and manifest fields, read as rendered
 type Loose = any;
@@ -55,7 +56,13 @@ export function checkFeatures(values: Values, objects: KubeObject[], operatorApi
     rules.length === (wantRules ? 1 : 0),
     `prometheusRule: ${rules.length} PrometheusRules, expected ${wantRules ? 1 : 0}`,
   );
-  for (const rule of rules) problems.push(...promtoolRules(rule));
+  for (const rule of rules) {
+    problems.push(...promtoolRules(rule));
+    for (const group of rule.spec?.groups ?? [])
+      for (const r of group.rules ?? [])
+        for (const name of unknownMetrics(String(r.expr)))
+          problems.push(`alert ${r.alert} reads ${name}, which no Trove process exports`);
+  }
 
   const dashboards = present(objects, 'ConfigMap', (o) => o.data?.['trove.json'] !== undefined);
   expect(
@@ -64,8 +71,12 @@ export function checkFeatures(values: Values, objects: KubeObject[], operatorApi
   );
   for (const dashboard of dashboards) {
     try {
-      const json = JSON.parse(dashboard.data?.['trove.json'] ?? '') as { panels?: unknown[] };
+      const json = JSON.parse(dashboard.data?.['trove.json'] ?? '') as { panels?: Loose[] };
       expect((json.panels?.length ?? 0) > 0, 'the Grafana dashboard has no panels');
+      for (const panel of json.panels ?? [])
+        for (const target of panel.targets ?? [])
+          for (const name of unknownMetrics(String(target.expr)))
+            problems.push(`dashboard panel "${panel.title}" reads ${name}, which no Trove process exports`);
     } catch (error) {
       problems.push(`the Grafana dashboard is not JSON: ${(error as Error).message}`);
     }

@@ -8,6 +8,7 @@ import type { MemoryContext } from './context.ts';
 import { type MemoryDatabase, openMemoryDatabase } from './db.ts';
 import { applyDocumentChanges, reloadDocumentIndex } from './documents/document-index.ts';
 import { openEmbedder } from './embedder.ts';
+import { registerFeedMetrics } from './feed-metrics.ts';
 import { collectTools } from './mcp/tools.ts';
 import { MemoryStore } from './memories/memory-store.ts';
 import { checkStoredModel } from './memories/model-identity.ts';
@@ -112,6 +113,7 @@ export const memoryApp = fp<MemoryAppOptions>(
     await checkStoredModel(store);
     await feed.start();
     store.feed = feed;
+    registerFeedMetrics(app.metricsRegistry, feed);
     app.addHook('onClose', () => feed.stop());
     app.decorate('memoryStore', store);
     const context: MemoryContext = { store, config };

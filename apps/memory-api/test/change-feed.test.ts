@@ -71,4 +71,31 @@ describe('change feed on PGlite', () => {
     expect(feed.position).toBeGreaterThanOrEqual(Number(horizon?.top));
     expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
   });
+
+  it('exports its lag: 0 when caught up, growing while reading the log fails, 0 once a read succeeds', async () => {
+    const lag = async () => {
+      const text = (await t.app.inject('/metrics')).body;
+      const value = /^memory_change_feed_lag_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1];
+      expect(value, 'memory_change_feed_lag_seconds in /metrics').toBeDefined();
+      return Number(value);
+    };
+    await feed.catchUp();
+    expect(await lag()).toBe(0);
+    // The log out of reach (as when the database is): every read fails until it is back.
+    await store.db.sql.query('ALTER TABLE vector_changes RENAME TO vector_changes_away');
+    try {
+      await feed.catchUp();
+      await new Promise((r) => setTimeout(r, 1100));
+      await feed.catchUp();
+      const behind = await lag();
+      expect(behind).toBeGreaterThanOrEqual(1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await lag()).toBeGreaterThan(behind);
+    } finally {
+      await store.db.sql.query('ALTER TABLE vector_changes_away RENAME TO vector_changes');
+    }
+    await feed.catchUp();
+    expect(await lag()).toBe(0);
+    expect((await t.call('POST', '/verify')).body.mismatch).toBe(false);
+  });
 });

@@ -61,6 +61,9 @@ export class VectorFeed {
   private readonly readLog: PreparedQuery;
   private savedPosition = 0;
   private lastSave = 0;
+  /** Every change committed before this time has been applied (meaningful while behind). */
+  private appliedUpTo = Date.now();
+  private failing = false;
 
   constructor(
     private readonly db: MemoryDatabase,
@@ -102,6 +105,15 @@ export class VectorFeed {
   }
 
   /**
+   * Seconds this replica's indexes may be behind the log: since the start of the last read that
+   * got to its end, while a read runs or the last one failed; 0 when caught up. Grows without bound
+   * while reads or applies keep failing (database or index out of reach), which is what to alert on.
+   */
+  lagSeconds(now = Date.now()): number {
+    return this.running || this.failing ? Math.max(0, now - this.appliedUpTo) / 1000 : 0;
+  }
+
+  /**
    * Applies every change committed before this call. Concurrent callers share a read; one that
    * arrives during a read gets another read after it, which is then sure to see its changes.
    */
@@ -110,13 +122,19 @@ export class VectorFeed {
       this.again = true;
       return this.running;
     }
+    // Caught up until now, as far as anyone knows, unless the last read failed.
+    if (!this.failing) this.appliedUpTo = Date.now();
     this.running = (async () => {
       try {
         do {
           this.again = false;
+          const started = Date.now();
           await this.pull();
+          this.appliedUpTo = started;
+          this.failing = false;
         } while (this.again && !this.stopped);
       } catch (err) {
+        this.failing = true;
         this.options.onError(err);
       } finally {
         this.running = undefined;
