@@ -15,6 +15,13 @@ export const configSchema = {
       'Base URL that SDKs reach this service at, used to build DSNs; unset means the scheme and host of each dashboard request',
     protocols: ['http:', 'https:'],
   }),
+  ORGANIZATION_SLUG: env.string({
+    description:
+      'The one organization of this deployment, as sentry-cli names it (`--org`, `SENTRY_ORG`) in its upload routes; any other answers 404',
+    default: 'trove',
+    pattern: /^[a-z0-9][a-z0-9_-]{0,49}$/,
+    hint: 'a slug: lowercase letters, digits, - and _, up to 50 characters',
+  }),
   COOKIE_SECURE: env.oneOf(['auto', 'always', 'never'] as const, {
     description: 'Whether the session cookie is marked Secure; `auto` marks it when the request came over https',
     default: 'auto',

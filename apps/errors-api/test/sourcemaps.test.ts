@@ -1,43 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../tests/support/requirements.ts';
 import { ENGINES } from './support/engines.ts';
 import { type Api, eventually, type Running, setUp, startErrorsApi } from './support/harness.ts';
+import { MinifiedApp, PAYMENTS_THROW_LINE } from './support/minified-app.ts';
 import { sentryCli, sentryCliRequirement } from './support/sentry-cli.ts';
-
-const NODE_MODULES = fileURLToPath(new URL('../../../node_modules', import.meta.url));
-
-// A small TypeScript app: the error is thrown in chargeCard, three calls deep, in its own module.
-const PAYMENTS_TS = `export interface Card {
-  number: string;
-  cents: number;
-}
-
-export function chargeCard(card: Card): string {
-  if (card.cents > 1000) {
-    throw new TypeError(\`payment gateway refused \${card.number.slice(-4)}\`);
-  }
-  return 'ok';
-}
-`;
-const PAYMENTS_THROW_LINE = 8;
-const appTs = (extra: string) => `import * as Sentry from '@sentry/node';
-import { chargeCard } from './payments';
-
-Sentry.init({ dsn: process.env.DSN, release: process.env.RELEASE, defaultIntegrations: false,
-  integrations: [Sentry.onUncaughtExceptionIntegration()] });
-${extra}
-function checkout(total: number) {
-  return chargeCard({ number: '4242424242424242', cents: total });
-}
-checkout(5000);
-`;
 
 describe.skipIf(missing(sentryCliRequirement)).each(ENGINES)(
   'source maps uploaded by the real sentry-cli ($name)',
@@ -48,6 +17,9 @@ describe.skipIf(missing(sentryCliRequirement)).each(ENGINES)(
     let token: string;
     let work: string;
     let drop: () => Promise<void>;
+    let app: MinifiedApp;
+    const bundle = (out: string, extra?: string) => app.bundle(out, extra);
+    const run = (out: string, release?: string) => app.run(out, dsn, release);
 
     beforeAll(async () => {
       work = await mkdtemp(join(tmpdir(), 'errors-sourcemaps-'));
@@ -59,38 +31,13 @@ describe.skipIf(missing(sentryCliRequirement)).each(ENGINES)(
       api = setup.api;
       dsn = setup.dsn;
       token = (await api.call('POST', '/api/0/api-tokens/', { name: 'CI' })).json.token;
-      await mkdir(join(work, 'src'));
-      await writeFile(join(work, 'src/payments.ts'), PAYMENTS_TS);
+      app = new MinifiedApp(work);
     }, 120_000);
     afterAll(async () => {
       await server?.close();
       await drop?.();
       await rm(work, { recursive: true, force: true });
     });
-
-    /** Bundles and minifies the app with esbuild into `out`, with a source map. */
-    async function bundle(out: string, extra = '') {
-      await writeFile(join(work, 'src/app.ts'), appTs(extra));
-      await build({
-        entryPoints: [join(work, 'src/app.ts')],
-        outfile: join(work, out, 'app.js'),
-        bundle: true,
-        minify: true,
-        sourcemap: true,
-        platform: 'node',
-        format: 'cjs',
-        external: ['@sentry/node'],
-        logLevel: 'silent',
-      });
-    }
-
-    /** Runs the built app under @sentry/node; it throws, the SDK reports the error and the process exits 1. */
-    async function run(out: string, release?: string) {
-      const result = await promisify(execFile)(process.execPath, [join(work, out, 'app.js')], {
-        env: { PATH: process.env.PATH, NODE_PATH: NODE_MODULES, DSN: dsn, ...(release && { RELEASE: release }) },
-      }).catch((err: { code?: number; stderr?: string }) => err);
-      expect((result as { code?: number }).code, (result as { stderr?: string }).stderr).toBe(1);
-    }
 
     const issues = async () => (await api.call('GET', '/api/0/projects/default/issues?status=&per_page=100')).json.data;
     const topFrame = (event: { exception: { values: { stacktrace: { frames: object[] } }[] } }) =>
@@ -189,3 +136,38 @@ describe.skipIf(missing(sentryCliRequirement)).each(ENGINES)(
     });
   },
 );
+
+// The organization is `trove` unless configured: sentry-cli then uploads under the configured one.
+describe.skipIf(missing(sentryCliRequirement))('source maps under a configured organization', () => {
+  let server: Running;
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'errors-org-'));
+    server = await startErrorsApi({ ORGANIZATION_SLUG: 'acme-eu' });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it('takes uploads for ORGANIZATION_SLUG only, and says so on the tokens page', async () => {
+    const { api } = await setUp(server.url);
+    const token = (await api.call('POST', '/api/0/api-tokens/', { name: 'CI' })).json.token;
+    await new MinifiedApp(work).bundle('dist');
+    await sentryCli(['sourcemaps', 'inject', 'dist'], server.url, token, work, { org: 'acme-eu' });
+    await expect(sentryCli(['sourcemaps', 'upload', 'dist'], server.url, token, work)).rejects.toThrow(
+      /organization not found/,
+    );
+    const uploaded = await sentryCli(['sourcemaps', 'upload', 'dist'], server.url, token, work, { org: 'acme-eu' });
+    expect(uploaded).toMatch(/artifact bundle/);
+    const bundles = await server.app.errors.db.sql.query('SELECT 1 FROM artifact_bundles');
+    expect(bundles).toHaveLength(1);
+    const options = await fetch(`${server.url}/api/0/organizations/acme-eu/chunk-upload/`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await options.json()) as { url: string }).url).toMatch(/\/organizations\/acme-eu\/chunk-upload\/$/);
+    const page = await (await fetch(`${server.url}/settings/tokens`, { headers: { cookie: api.cookie } })).text();
+    expect(page).toContain('--org acme-eu');
+  }, 120_000);
+});

@@ -4,7 +4,9 @@ import { commonErrors, errorResponse, sessionSecurity } from './common.ts';
 const base = { tags: ['source maps'], security: [...sessionSecurity, { token: [] }] } as const;
 const orgParams = {
   type: 'object',
-  properties: { org: { type: 'string', maxLength: 64, description: 'The organization: `trove`' } },
+  properties: {
+    org: { type: 'string', maxLength: 64, description: 'The organization: `ORGANIZATION_SLUG` (default `trove`)' },
+  },
   required: ['org'],
 } as const;
 const sha1 = { type: 'string', pattern: '^[0-9a-f]{40}$' } as const;

@@ -16,7 +16,13 @@ export const sentryCliRequirement: Requirement = {
 };
 
 /** Runs sentry-cli against a server with an auth token; resolves with its output, rejects with it. */
-export async function sentryCli(args: string[], server: string, token: string, cwd: string): Promise<string> {
+export async function sentryCli(
+  args: string[],
+  server: string,
+  token: string,
+  cwd: string,
+  { org = 'trove', project = 'default' }: { org?: string; project?: string } = {},
+): Promise<string> {
   const { stdout, stderr } = await promisify(execFile)(SENTRY_CLI, args, {
     cwd,
     env: {
@@ -24,8 +30,8 @@ export async function sentryCli(args: string[], server: string, token: string, c
       HOME: cwd,
       SENTRY_URL: server,
       SENTRY_AUTH_TOKEN: token,
-      SENTRY_ORG: 'trove',
-      SENTRY_PROJECT: 'default',
+      SENTRY_ORG: org,
+      SENTRY_PROJECT: project,
       SENTRY_LOG_LEVEL: 'warn',
       SENTRY_DISABLE_UPDATE_CHECK: '1',
     },

@@ -1,10 +1,15 @@
 import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missing } from '../../../../tests/support/requirements.ts';
 import { type Running, startErrorsApi } from '../support/harness.ts';
+import { MinifiedApp, PAYMENTS_THROW_LINE } from '../support/minified-app.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { sentryClient } from '../support/sentry.ts';
+import { sentryCli, sentryCliRequirement } from '../support/sentry-cli.ts';
 import { launchChromium } from './browser.ts';
 
 const ADMIN = { name: 'Ada Admin', email: 'ada@example.com', password: 'correct horse battery' };
@@ -213,4 +218,58 @@ describe.skipIf(missing('chromium'))('web dashboard in a real browser', () => {
     expect(await plain.locator('section.card').count()).toBeGreaterThanOrEqual(3);
     await reader.close();
   });
+
+  it.skipIf(missing(sentryCliRequirement))(
+    'shows the original frame of a minified app whose maps sentry-cli uploaded, and the minified one on request',
+    async () => {
+      await page.goto(`${server.url}/projects`);
+      await page.getByLabel('Name', { exact: true }).fill('Shop');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      await page.waitForURL('**/projects/shop/settings');
+      const dsn = (await page.locator('#dsn').textContent())?.trim() ?? '';
+      await page.getByRole('link', { name: 'Auth tokens' }).click();
+      await page.getByLabel('Name').fill('CI uploads');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      const token = (await page.locator('#new-token').textContent())?.trim() ?? '';
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+
+      const work = await mkdtemp(join(tmpdir(), 'errors-dashboard-maps-'));
+      try {
+        const app = new MinifiedApp(work);
+        await app.bundle('dist');
+        await sentryCli(['sourcemaps', 'inject', 'dist'], server.url, token, work, { project: 'shop' });
+        await sentryCli(['sourcemaps', 'upload', 'dist'], server.url, token, work, { project: 'shop' });
+        await app.run('dist', dsn);
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+
+      await page.goto(`${server.url}/projects/shop/issues`);
+      const row = page.locator('#issue-rows tr', { hasText: 'payment gateway refused 4242' });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain('src/payments.ts in chargeCard');
+      await row.getByRole('link').click();
+      await page.waitForURL('**/issues/*');
+
+      // The innermost frame as written: the TypeScript file, line and function, with its source.
+      const exception = page.locator('.exception').first();
+      const top = exception.locator('ol[data-frames="original"] > li.frame').first();
+      expect(await top.getAttribute('class')).toContain('in-app');
+      expect(await top.locator('.fn').textContent()).toBe('chargeCard');
+      expect(await top.locator('.where').textContent()).toMatch(
+        new RegExp(`^src/payments\\.ts:${PAYMENTS_THROW_LINE}:\\d+$`),
+      );
+      expect(await top.locator('tr.current').textContent()).toContain('throw new TypeError');
+
+      // The minified frame as the SDK sent it: folded away until asked for.
+      const minified = exception.locator('details.minified');
+      const rawTop = minified.locator('li.frame').first();
+      expect(await rawTop.isVisible()).toBe(false);
+      await minified.getByText('Minified frames, as sent').click();
+      await expect.poll(() => rawTop.isVisible()).toBe(true);
+      expect(await rawTop.locator('.where').textContent()).toMatch(/dist\/app\.js:\d+:\d+$/);
+      expect(await rawTop.locator('.fn').textContent()).not.toBe('chargeCard');
+      await shot('issue-sourcemaps');
+    },
+  );
 });

@@ -14,8 +14,6 @@ import {
 import { sha1 } from '../../sourcemaps/bundle-store.ts';
 import { sourceMaps } from '../../sourcemaps/resolver.ts';
 
-/** One organization per deployment: sentry-cli's `--org`. */
-export const ORGANIZATION = 'trove';
 const CHUNK_SIZE = 8 * 1024 * 1024;
 const CHUNKS_PER_REQUEST = 4;
 const MAX_FILE_SIZE = 256 * 1024 * 1024;
@@ -36,19 +34,21 @@ interface AssembleBody {
  */
 export const sourceMapRoutes: FastifyPluginAsync<AppContext> = async (app, { db, config, logger }) => {
   const { store, resolver } = sourceMaps(db, config, logger);
+  // One organization per deployment: sentry-cli's `--org`.
+  const organization = config.ORGANIZATION_SLUG;
   await app.register(multipart, { limits: { fileSize: CHUNK_SIZE, files: CHUNKS_PER_REQUEST * 2, fields: 10 } });
 
   app.addHook('preHandler', async (request) => {
     const { org } = request.params as { org?: string };
-    if (org !== undefined && org !== ORGANIZATION) {
+    if (org !== undefined && org !== organization) {
       throw notFound(
-        `no organization "${org}": this server has one, "${ORGANIZATION}" (sentry-cli --org ${ORGANIZATION})`,
+        `no organization "${org}": this server has one, "${organization}" (sentry-cli --org ${organization})`,
       );
     }
   });
 
   app.get<Org>('/api/0/organizations/:org/chunk-upload/', { schema: chunkOptionsSchema }, async (request) => ({
-    url: new URL(`/api/0/organizations/${ORGANIZATION}/chunk-upload/`, publicBase(config, request)).toString(),
+    url: new URL(`/api/0/organizations/${organization}/chunk-upload/`, publicBase(config, request)).toString(),
     chunkSize: CHUNK_SIZE,
     chunksPerRequest: CHUNKS_PER_REQUEST,
     maxFileSize: MAX_FILE_SIZE,

@@ -28,6 +28,21 @@ ${
 }</li>`;
 }
 
+const frameList = (list: unknown, view: string) =>
+  html`<ol class="frames" data-frames="${view}">${listOf(list).slice().reverse().map(frame)}</ol>`;
+
+/**
+ * The frames, innermost first. Where source maps resolved them, the original frames lead and the
+ * minified ones as the SDK sent them (`raw_stacktrace`) stay one click away, in a disclosure that
+ * works without JavaScript.
+ */
+function frames(e: Json) {
+  const original = frameList(e.stacktrace?.frames, 'original');
+  if (listOf(e.raw_stacktrace?.frames).length === 0) return original;
+  return html`<p class="meta">Frames resolved with the uploaded source maps.</p>${original}
+<details class="minified"><summary>Minified frames, as sent</summary>${frameList(e.raw_stacktrace.frames, 'minified')}</details>`;
+}
+
 function exceptions(event: Json) {
   // The chain as sent lists the cause first; the error raised last is what the reader wants first.
   const values = listOf(event.exception).slice().reverse();
@@ -38,7 +53,7 @@ function exceptions(event: Json) {
       i,
     ) => html`<div class="exception"><h4>${i > 0 ? html`<span class="caused">caused by</span> ` : ''}${text(e.type) || 'Error'}: ${text(e.value)}</h4>
 ${e.mechanism ? html`<p class="meta">mechanism ${text(e.mechanism.type)}${e.mechanism.handled === false ? ', unhandled' : ''}</p>` : ''}
-<ol class="frames">${listOf(e.stacktrace?.frames).slice().reverse().map(frame)}</ol></div>`,
+${frames(e)}</div>`,
   )}</section>`;
 }
 

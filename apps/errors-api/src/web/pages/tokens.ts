@@ -11,7 +11,11 @@ export interface TokenJson {
 }
 
 /** Account settings: auth tokens for sentry-cli and CI. A new token is shown once, right after it is made. */
-export function tokensPage(viewer: Viewer, tokens: TokenJson[], options: { created?: string; error?: string } = {}) {
+export function tokensPage(
+  viewer: Viewer,
+  tokens: TokenJson[],
+  options: { organization: string; created?: string; error?: string },
+) {
   const row = (t: TokenJson) => html`<tr>
 <td>${t.name}</td><td><code>…${t.token_last_characters}</code></td>
 <td><time datetime="${t.date_created}" title="${t.date_created}">${ago(t.date_created)}</time></td>
@@ -21,7 +25,7 @@ export function tokensPage(viewer: Viewer, tokens: TokenJson[], options: { creat
     title: 'Auth tokens',
     viewer,
     body: html`<p>Auth tokens let <code>sentry-cli</code> and CI upload source maps and call the API:
-<code>sentry-cli --url &lt;this server&gt; --auth-token &lt;token&gt; --org trove --project &lt;slug&gt; sourcemaps upload dist</code>.
+<code>sentry-cli --url &lt;this server&gt; --auth-token &lt;token&gt; --org ${options.organization} --project &lt;slug&gt; sourcemaps upload dist</code>.
 Only a hash of each token is stored, so a token is shown once, when it is made.</p>
 ${
   options.created
