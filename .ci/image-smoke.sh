@@ -48,6 +48,14 @@ smoke() {
   docker rm "$name" >/dev/null
   [ "$code" = 0 ] || fail "$image exited $code on SIGTERM"
   echo "$image: healthy after $((SECONDS - start)) s on port $port as uid $uid, exit 0 on SIGTERM"
+  if [ "$target" = memory-api ]; then
+    # Left out of this image (scripts/build/bundle.ts): the setting that needs it stops the start
+    # with a message naming what to do, not Node's "Cannot find package".
+    out=$(docker run --rm --network host --read-only --tmpfs /tmp --tmpfs /data:uid=1000 -e "PORT=$(free_port)" \
+      -e EMBEDDER=onnx "$image" 2>&1) && fail "$image started with EMBEDDER=onnx"
+    grep -q 'EMBEDDER_URL=dns:///' <<<"$out" || { echo "$out" | tail -5; fail "$image with EMBEDDER=onnx: no message saying what to do"; }
+    echo "$image: EMBEDDER=onnx refused at start, naming EMBEDDER_URL and the embedder service"
+  fi
 }
 
 # All images at once (start-up dominates); any failure fails the step.

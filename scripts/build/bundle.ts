@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { copyPackages, externalPackages } from './packages.ts';
 import { metaUrlPlugin, referencedFiles } from './source-files.ts';
 
@@ -27,15 +27,39 @@ export const APPS: Record<string, string[]> = {
 };
 
 /**
- * Packages an image leaves out although its code can load them, each with the reason. memory-api's
- * onnx backend (EMBEDDER=onnx) loads onnxruntime-node (46 MB) only when configured: in a cluster
- * models run in the embedder service (EMBEDDER_URL), whose image carries it.
+ * Packages an image leaves out although its code can load them, each with what to do instead: the
+ * bundle imports a stand-in that throws this message, so the setting that loads one stops the start
+ * saying so, instead of Node's "Cannot find package". memory-api's onnx backend (EMBEDDER=onnx)
+ * loads onnxruntime-node (46 MB) only when configured: in a cluster models run in the embedder
+ * service, once per embedder pod (on GPU nodes where there are some), not once per memory-api replica.
  */
 const LEAVE_OUT: Record<string, Record<string, string>> = {
   'memory-api': {
-    'onnxruntime-node': 'EMBEDDER=onnx runs in the embedder image; memory-api reaches it with EMBEDDER_URL',
+    'onnxruntime-node':
+      'EMBEDDER=onnx: the memory-api image leaves out onnxruntime-node; transformer models run in the embedder ' +
+      'service. Set EMBEDDER_BACKEND=onnx (and ONNX_MODEL_DIR) on the embedder and EMBEDDER_URL=dns:///<embedder>:50051 ' +
+      'here (the chart and compose.yaml set EMBEDDER_URL already), or EMBEDDER=glove; from the sources (npm start) ' +
+      'EMBEDDER=onnx runs in process',
   },
 };
+
+/** Resolves each left-out package to a module that throws its message when something imports it. */
+function leftOutPlugin(leaveOut: Record<string, string>): Plugin {
+  const names = Object.keys(leaveOut);
+  return {
+    name: 'trove-left-out',
+    setup(b) {
+      if (names.length === 0) return;
+      const filter = new RegExp(`^(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/.*)?$`);
+      b.onResolve({ filter }, (args) => ({ path: filter.exec(args.path)?.[1] as string, namespace: 'trove-left-out' }));
+      // CommonJS, so that any named import of it bundles; it throws before anything is read from it.
+      b.onLoad({ filter: /.*/, namespace: 'trove-left-out' }, (args) => ({
+        contents: `module.exports = {};\nthrow new Error(${JSON.stringify(leaveOut[args.path])});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 // Lets bundled CommonJS call require() and read __dirname/__filename in an ES module.
 const BANNER = [
@@ -46,7 +70,12 @@ const BANNER = [
   "const __dirname = __troveFileURLToPath(new URL('.', import.meta.url));",
 ].join('\n');
 
-async function bundle(entryPoints: string[], out: { dir?: string; file?: string }, external: string[]) {
+async function bundle(
+  entryPoints: string[],
+  out: { dir?: string; file?: string },
+  external: string[],
+  leaveOut: Record<string, string>,
+) {
   const outDir = out.dir ?? dirname(out.file as string);
   const result = await build({
     entryPoints,
@@ -58,8 +87,8 @@ async function bundle(entryPoints: string[], out: { dir?: string; file?: string 
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: external.flatMap((name) => [name, `${name}/*`]),
-    plugins: [metaUrlPlugin(ROOT, outDir)],
+    external: external.filter((name) => !(name in leaveOut)).flatMap((name) => [name, `${name}/*`]),
+    plugins: [leftOutPlugin(leaveOut), metaUrlPlugin(ROOT, outDir)],
     banner: { js: BANNER },
     // Smaller and quicker to parse; names kept, so that error types and stack traces stay readable.
     minifyWhitespace: true,
@@ -110,16 +139,18 @@ export async function bundleApp(app: string, outRoot: string): Promise<void> {
   const out = join(outRoot, app);
   rmSync(out, { recursive: true, force: true });
   const external = externalPackages(appDir);
+  const leaveOut = LEAVE_OUT[app] ?? {};
   const inputs: Metafile['inputs'] = {};
   const metas: Metafile[] = [];
   const main = await bundle(
     entries.map((entry) => join(appDir, entry)),
     { dir: join(out, 'apps', app, 'dist') },
     external,
+    leaveOut,
   );
   Object.assign(inputs, main.inputs);
   for (const { entry, body } of workers(main)) {
-    const meta = await bundle([body], { file: join(out, relative(ROOT, entry)) }, external);
+    const meta = await bundle([body], { file: join(out, relative(ROOT, entry)) }, external, leaveOut);
     Object.assign(inputs, meta.inputs);
     metas.push(meta);
   }
@@ -135,13 +166,8 @@ export async function bundleApp(app: string, outRoot: string): Promise<void> {
       filter: (source) => !/\.(ts|mts|tsbuildinfo)$/.test(source) || source.endsWith('.d.ts'),
     });
   }
-  const leaveOut = LEAVE_OUT[app] ?? {};
-  const copied = copyPackages(
-    appDir,
-    imported.filter((name) => !(name in leaveOut)),
-    join(out, 'node_modules'),
-  );
-  for (const [name, why] of Object.entries(leaveOut)) console.log(`${app}: left out ${name}: ${why}`);
+  const copied = copyPackages(appDir, imported, join(out, 'node_modules'));
+  for (const name of Object.keys(leaveOut)) console.log(`${app}: left out ${name} (a stand-in that says why)`);
   console.log(
     `${app}: ${entries.length} entries, ${workers(main).length} worker(s), files ${[...used].join(' ') || 'none'}; ` +
       `node_modules: ${copied.join(' ') || 'none'}`,
