@@ -7,9 +7,11 @@
  *     ports, probe paths and environment variables agree with the Dockerfile and the apps' config.
  *  3. `kubectl kustomize` of each k8s/overlays/* passes the same checks.
  *  4. The Tiltfile, run under a stub of Tilt's API, builds every image the chart uses.
+ *  5. charts/trove/README.md's values tables are what values.yaml and values.schema.json make.
  * A missing tool (Go, kubectl, python3) skips its part with the reason, and the command then exits 2
  * ("passed, N skipped" is not "all passed") unless --allow-skips is given; under TROVE_REQUIRE_ALL=1
- * a skip is a failure. `--write` (regenerate k8s/base/trove.yaml) fails when the renderer is missing.
+ * a skip is a failure. `--write` regenerates k8s/base/trove.yaml (failing when the renderer is missing)
+ * and the README's values tables.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { checkFeatures } from './features.ts';
 import { type KubeObject, parseObjects, validateObject } from './kube-objects.ts';
 import { BASE_FILE, kustomizeBase } from './kustomize-base.ts';
 import { buildRenderer, render, rendererMissing } from './render.ts';
+import { README, valuesTables, withTables } from './values-doc.ts';
 import { WRONG_VALUES } from './wrong-values.ts';
 
 const CHART = join(ROOT, 'charts/trove');
@@ -75,6 +78,19 @@ for (const [why, override] of WRONG_VALUES) {
   if (validateValues(merge(defaults, override))) problems.push(`values.schema.json accepts ${why}`);
 }
 console.log(`   ${WRONG_VALUES.length} wrong values: ${problems.length === 0 ? 'all rejected' : 'see below'}`);
+
+console.log('\n-- charts/trove/README.md: values tables from values.yaml and values.schema.json');
+const made = valuesTables();
+problems.push(...made.problems);
+const readme = existsSync(README) ? readFileSync(README, 'utf8') : '';
+const updated = withTables(readme, made.tables);
+if (updated === undefined)
+  problems.push('charts/trove/README.md: no <!-- values:begin --> and <!-- values:end --> markers');
+else if (updated === readme) console.log('   up to date');
+else if (writeBase) {
+  writeFileSync(README, updated);
+  console.log('   rewrote the values tables');
+} else problems.push('charts/trove/README.md: values tables out of date: npm run chart:check -- --write');
 
 async function checkObjects(source: string, objects: KubeObject[], thirdParty?: RegExp): Promise<void> {
   const before = problems.length;
