@@ -14,7 +14,8 @@
  * and the README's values tables.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
@@ -148,6 +149,19 @@ else {
   if (bare.ok || !bare.error.includes('needs a database')) {
     problems.push(`values.yaml alone should stop with "needs a database", got: ${bare.error || 'success'}`);
   } else console.log('   values.yaml alone: stops, naming the missing database setting');
+  // A Redis password may not become a plain environment value when the chart makes no Secret.
+  const plainRedis = join(mkdtempSync(join(tmpdir(), 'trove-values-')), 'values.yaml');
+  writeFileSync(
+    plainRedis,
+    'secrets: { create: false }\nredis: { url: "redis://:pw@redis:6379" }\n' +
+      'components: { memoryApi: { existingSecret: m }, errorsApi: { existingSecret: e } }\n',
+  );
+  const refused = render(bin, CHART, [plainRedis]);
+  if (refused.ok || !refused.error.includes('redis.existingSecret')) {
+    problems.push(
+      `a Redis URL with a password and no Secret should stop naming redis.existingSecret, got: ${refused.error || 'success'}`,
+    );
+  } else console.log('   a Redis password with secrets.create=false: stops, naming redis.existingSecret');
 }
 
 console.log('\n-- kubectl kustomize k8s/overlays/*');

@@ -129,6 +129,9 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 {{- end }}
 {{- if and .c.useRedis (or .root.Values.redis.existingSecret (include "trove.redisUrl" .root)) }}
 {{- if and (not .root.Values.redis.existingSecret) (not .root.Values.secrets.create) }}
+{{- if contains "@" (include "trove.redisUrl" .root) }}
+{{- fail "redis.url holds a password and secrets.create is false: put the URL in a Secret and name it in redis.existingSecret" }}
+{{- end }}
 - name: REDIS_URL
   value: {{ include "trove.redisUrl" .root | quote }}
 {{- end }}
