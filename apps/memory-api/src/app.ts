@@ -17,7 +17,7 @@ import { VectorFeed } from './memories/vector-feed.ts';
 import { SERVICE } from './meta.ts';
 import { aiRoutes } from './routes/ai/index.ts';
 import { documentRoutes } from './routes/documents/index.ts';
-import { mapDomainErrors } from './routes/errors.ts';
+import { domainErrorToHttp } from './routes/errors.ts';
 import { graphRoutes } from './routes/graph/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { indexHealthRoutes } from './routes/index-health/index.ts';
@@ -69,6 +69,8 @@ export const memoryApp = fp<MemoryAppOptions>(
       classifyFailure: db.unavailable,
       // An embedded database that stopped answering fails liveness, so the orchestrator restarts it.
       liveness: { database: () => db.alive() },
+      // The domain's refusals (DomainError) answered with their status, by the kit's own handler.
+      mapError: domainErrorToHttp,
     });
     registerAuth(app, { full: config.AUTH_TOKENS, readOnly: config.READ_ONLY_TOKENS });
     useStrictValidation(app);
@@ -117,33 +119,29 @@ export const memoryApp = fp<MemoryAppOptions>(
     app.addHook('onClose', () => feed.stop());
     app.decorate('memoryStore', store);
     const context: MemoryContext = { store, config };
-    // One scope for the API's routes, whose error handler maps the domain's refusals (routes/errors.ts).
-    await app.register(async (api) => {
-      mapDomainErrors(api);
-      await api.register(introspectionRoutes, { ...context, routes });
-      await api.register(healthRoutes, { db });
-      for (const plugin of [
-        rememberRoutes,
-        memoryRoutes,
-        recallRoutes,
-        searchRoutes,
-        tagRoutes,
-        namespaceRoutes,
-        statsRoutes,
-        transferRoutes,
-        indexHealthRoutes,
-        roomRoutes,
-        roomDocumentRoutes,
-        documentRoutes,
-        graphRoutes,
-        provenanceRoutes,
-        lifecycleRoutes,
-        maintenanceRoutes,
-        aiRoutes,
-      ])
-        await api.register(plugin, context);
-      await api.register(mcpRoutes, { ...context, tools });
-    });
+    await app.register(introspectionRoutes, { ...context, routes });
+    await app.register(healthRoutes, { db });
+    for (const plugin of [
+      rememberRoutes,
+      memoryRoutes,
+      recallRoutes,
+      searchRoutes,
+      tagRoutes,
+      namespaceRoutes,
+      statsRoutes,
+      transferRoutes,
+      indexHealthRoutes,
+      roomRoutes,
+      roomDocumentRoutes,
+      documentRoutes,
+      graphRoutes,
+      provenanceRoutes,
+      lifecycleRoutes,
+      maintenanceRoutes,
+      aiRoutes,
+    ])
+      await app.register(plugin, context);
+    await app.register(mcpRoutes, { ...context, tools });
   },
   { name: SERVICE },
 );

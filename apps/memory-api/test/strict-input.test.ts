@@ -52,7 +52,45 @@ describe('strict input', () => {
     expect((await t.call('GET', `/memory?id=${res.body.id}`)).body).toMatchObject({ importance: 0.9, pinned: true });
     const high = await t.call('POST', '/remember', { content: 'too important', importance: 2 });
     expect(high.status).toBe(400);
-    expect(high.body.error).toBe('importance must be a number from 0.0 to 1.0');
+    expect(high.body.error).toBe('body.importance must be a number from 0.0 to 1.0');
+  });
+
+  it('checks ranges in the schema, saying the range', async () => {
+    const many = await t.call('POST', '/search', { query: 'x', limit: 101 });
+    expect(many.status).toBe(400);
+    expect(many.body.error).toBe('body.limit must be a whole number from 1 to 100');
+    const deep = await t.call('GET', '/graph?node_id=00000000-0000-4000-8000-000000000000&depth=4');
+    expect(deep.body.error).toBe('querystring.depth must be a whole number from 1 to 3');
+    const ids = await t.call('POST', '/recall', { query: 'x', exclude_ids: ['nope'] });
+    expect(ids.body.error).toBe('body.exclude_ids[0] must be an id (a UUID)');
+  });
+
+  it('gives every operation a schema: DELETE bodies, /verify and /repair refuse unknown fields too', async () => {
+    // Routes whose input is not the API's: probes, metrics, the API description, MCP's JSON-RPC.
+    const outside = /^\/(livez|readyz|health|metrics|openapi\.json|docs|mcp)\b/;
+    const missing = t.app.routeCatalog
+      .filter((r) => !outside.test(r.url) && r.method !== 'HEAD')
+      .filter((r) => !(r.method === 'GET' ? r.schema.querystring : r.schema.body))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+    const memory = await t.call('POST', '/remember', { content: 'A memory to forget by body' });
+    const forget = await t.call('DELETE', '/forget', { id: memory.body.id, user_id: 'eve' });
+    expect(forget.status).toBe(400);
+    expect(forget.body.error).toMatch(
+      /^body\.user_id is not a field of this request; memories are scoped by namespace/,
+    );
+    expect((await t.call('DELETE', '/forget', { id: memory.body.id })).status).toBe(200);
+    expect((await t.call('POST', '/verify', { deep: true })).body.error).toBe(
+      'body.deep is not a field of this request; this request takes no fields',
+    );
+    expect((await t.call('POST', '/repair', { reembed: 'yes' })).body.error).toBe(
+      'body.reembed must be a boolean, not a string',
+    );
+    // No body at all is an empty object: nothing to refuse.
+    expect((await t.app.inject({ method: 'POST', url: '/verify' })).statusCode).toBe(200);
+    const prune = await t.app.inject({ method: 'POST', url: '/prune' });
+    expect(prune.statusCode).toBe(200);
+    expect(prune.json()).toMatchObject({ dry_run: false });
   });
 
   it('answers 415 naming application/json for a body of another type or none', async () => {

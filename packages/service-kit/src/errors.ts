@@ -60,6 +60,9 @@ export class DependencyUnavailableError extends Error {
 /** Recognises a dependency failure in an error thrown by a handler (e.g. a lost database connection). */
 export type FailureClassifier = (err: unknown) => DependencyUnavailableError | undefined;
 
+/** An app's own error as the HttpError it answers, or undefined for errors it does not own. */
+export type ErrorMapper = (error: unknown) => HttpError | undefined;
+
 /** The one error body shape all three specs use. */
 export const errorBody = (message: string) => ({ error: message });
 
@@ -85,7 +88,9 @@ function unsupportedTypeMessage(request: FastifyRequest): string {
   return `${sent ? `content-type ${sent.split(';')[0]} is not accepted` : 'the request has a body but no content-type'}: send ${accepted.join(' or ') || 'no body'}`;
 }
 
-export function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+export function handleError(thrown: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  // An app's own refusal (see ServiceKitOptions.mapError) is answered as the HttpError it maps to.
+  const error = request.server.mapError?.(thrown) ?? thrown;
   // A required dependency that is down: 503/507 naming it (see dependency-failures.ts).
   const dependency = (
     request.server as { dependencyFailure?: (e: unknown, q: FastifyRequest, r: FastifyReply) => unknown }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import fp from 'fastify-plugin';
 import { type CircuitBreaker, registerCircuitMetrics } from './circuit-breaker.ts';
 import { handleDependencyFailures } from './dependency-failures.ts';
-import { errorBody, type FailureClassifier, handleError, handleNotFound } from './errors.ts';
+import { type ErrorMapper, errorBody, type FailureClassifier, handleError, handleNotFound } from './errors.ts';
 import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } from './health.ts';
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
@@ -17,6 +17,8 @@ declare module 'fastify' {
     metricsRegistry: Registry;
     /** Every route as registered, with its request schemas (what the fuzz tests generate requests from). */
     routeCatalog: CatalogRoute[];
+    /** The app's own refusals as HttpErrors (ServiceKitOptions.mapError), consulted by `handleError`. */
+    mapError: ErrorMapper;
   }
 }
 
@@ -116,6 +118,11 @@ export interface ServiceKitOptions {
   circuits?: readonly CircuitBreaker[];
   /** Recognises failures of required dependencies in handler errors: answered 503/507 with Retry-After. */
   classifyFailure?: FailureClassifier;
+  /**
+   * Turns an app's own errors (a domain's refusals) into HttpErrors before `handleError` answers
+   * them, so an app maps its errors without replacing the kit's error handler.
+   */
+  mapError?: ErrorMapper;
   /** Where Prometheus text is served; false to serve it yourself. */
   metricsPath?: string | false;
 }
@@ -150,6 +157,7 @@ export const serviceKit = fp<ServiceKitOptions>(
     app.addHook('preClose', async () => readiness.startDraining());
     app.addHook('preValidation', refuseUnstorableBody);
     handleDependencyFailures(app, options.classifyFailure);
+    app.decorate('mapError', options.mapError ?? (() => undefined));
     app.setErrorHandler(handleError);
     app.setNotFoundHandler(handleNotFound);
     instrumentHttp(app, registry);

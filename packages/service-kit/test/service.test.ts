@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { badRequest, createServer, serviceKit, tooManyRequests } from '../src/index.ts';
+import { badRequest, createServer, HttpError, serviceKit, tooManyRequests } from '../src/index.ts';
+
+/** An app's own refusal, which the kit knows nothing of: mapped through `mapError`. */
+class Refusal extends Error {}
 
 let app: FastifyInstance;
 let dependencyUp = true;
@@ -15,6 +18,10 @@ async function build(): Promise<FastifyInstance> {
         if (!dependencyUp) throw new Error('connection refused to secret-host:5432');
       },
     },
+    mapError: (error) => (error instanceof Refusal ? new HttpError(409, error.message) : undefined),
+  });
+  server.get('/conflict', async () => {
+    throw new Refusal('the name is taken');
   });
   server.get('/items/:id', async (request) => ({ id: (request.params as { id: string }).id }));
   server.post(
@@ -102,6 +109,22 @@ describe('service kit', () => {
     const missing = await app.inject('/nowhere?x=1');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'no route for GET /nowhere' });
+  });
+
+  it("answers an app's own errors as mapError maps them, in the kit's error handler", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => warnings.push(w.code ?? w.name);
+    process.on('warning', onWarning);
+    try {
+      app = await build();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    const res = await app.inject('/conflict');
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: 'the name is taken' });
+    // No second error handler on the kit's scope (Fastify's FSTWRN004).
+    expect(warnings).not.toContain('FSTWRN004');
   });
 
   it('sets Retry-After on 429', async () => {

@@ -1,4 +1,8 @@
+import { notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { toMemoryJson } from '../memories/record.ts';
+import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { DOC_SELECT, type DocumentRow, toDocumentJson } from './document-store.ts';
 import { mentionedSlugs } from './slugs.ts';
 
 /**
@@ -77,4 +81,44 @@ export async function liveMemoryIdsOfDocuments(store: MemoryStore, ids: string[]
   );
   for (const r of rows) out.get(r.document_id)?.push(r.memory_id);
   return out;
+}
+
+/** The live memories that reference a document, oldest first. */
+export async function memoriesReferencing(store: MemoryStore, documentId: string, take: number) {
+  const rows = await store.db.sql.query(
+    `SELECT ${MEMORY_SELECT} FROM memories WHERE status = 'active'
+        AND id IN (SELECT memory_id FROM memory_doc_refs WHERE document_id = $1::uuid)
+      ORDER BY created_at, id LIMIT $2`,
+    [documentId, take],
+  );
+  return rows.map((r) => toMemoryJson(fromSqlRow(r)));
+}
+
+/** The rooms that reference a document, with who added it and when. */
+export async function roomsReferencing(store: MemoryStore, documentId: string) {
+  const rooms = await store.db.sql.query<{
+    room_id: string;
+    title: string;
+    namespace: string;
+    added_by: string | null;
+    added_at: string;
+  }>(
+    `SELECT r.id AS room_id, r.title, r.namespace, rd.added_by, rd.added_at
+       FROM room_documents rd JOIN rooms r ON r.id = rd.room_id
+      WHERE rd.document_id = $1::uuid ORDER BY r.id`,
+    [documentId],
+  );
+  return rooms.map((r) => ({ ...r, added_at: new Date(r.added_at).toISOString() }));
+}
+
+/** The documents a memory references, by slug (without content); NOT_FOUND for an unknown memory. */
+export async function documentsReferencedBy(store: MemoryStore, memoryId: string) {
+  if ((await store.prisma.memory.count({ where: { id: memoryId } })) === 0)
+    throw notFound(`no memory with id ${memoryId}`);
+  const docs = await store.db.sql.query<DocumentRow>(
+    `SELECT ${DOC_SELECT} FROM documents d
+      WHERE d.id IN (SELECT document_id FROM memory_doc_refs WHERE memory_id = $1::uuid) ORDER BY d.slug`,
+    [memoryId],
+  );
+  return docs.map((d) => toDocumentJson(d, false));
 }

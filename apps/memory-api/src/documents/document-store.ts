@@ -226,13 +226,16 @@ export async function deleteDocument(
 export interface DocumentListFilter {
   namespace?: string | undefined;
   rootsOnly: boolean;
-  parentId?: string | undefined;
+  /** Children of this document (null or undefined: any parent). */
+  parent?: DocumentRef | null | undefined;
   limit: number;
   offset: number;
 }
 
 /** Documents in tree order: by parent, then sort order, then slug. */
 export async function listDocuments(store: MemoryStore, filter: DocumentListFilter): Promise<DocumentRow[]> {
+  const parentId = filter.parent ? (await requireDocument(store, filter.parent)).id : undefined;
+  if (filter.rootsOnly && parentId) throw invalid('roots_only and parent cannot be combined');
   const params: unknown[] = [];
   const where: string[] = [];
   if (filter.namespace !== undefined) {
@@ -240,8 +243,8 @@ export async function listDocuments(store: MemoryStore, filter: DocumentListFilt
     where.push(`d.namespace = $${params.length}`);
   }
   if (filter.rootsOnly) where.push('d.parent_id IS NULL');
-  if (filter.parentId !== undefined) {
-    params.push(filter.parentId);
+  if (parentId !== undefined) {
+    params.push(parentId);
     where.push(`d.parent_id = $${params.length}::uuid`);
   }
   params.push(filter.limit, filter.offset);

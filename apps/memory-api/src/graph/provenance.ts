@@ -15,6 +15,12 @@ export interface TimelineEvent {
   created_at: string;
 }
 
+/** `/timeline`: a memory's events (NOT_FOUND for an unknown memory, deprecated ones included). */
+export async function memoryTimeline(store: MemoryStore, id: string, limit: number) {
+  if ((await store.prisma.memory.count({ where: { id } })) === 0) throw notFound(`no memory with id ${id}`);
+  return { id, ...(await readTimeline(store, id, limit)) };
+}
+
 /** A memory's events in write order (the event id ascends with every write, even within a millisecond). */
 export async function readTimeline(
   store: MemoryStore,

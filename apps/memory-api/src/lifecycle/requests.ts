@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Limit, Namespace, Offset, OptBool, OptInt, OptNumber, Strict } from '../schemas/fields.ts';
+import { Fraction, Limit, Namespace, Offset, OptBool, OptInt, Strict } from '../schemas/fields.ts';
 
 /** Request schemas of the lifecycle and maintenance routes. */
 export const cycleBody = Strict({
@@ -11,13 +11,17 @@ export const cycleBody = Strict({
   ttl_days: OptInt(),
 });
 export const promoteBody = Strict({ id: Type.String() });
-export const deprecatedQuery = Strict({ namespace: Namespace, limit: Limit, offset: Offset });
+export const deprecatedQuery = Strict({ namespace: Namespace, limit: Limit(1000), offset: Offset });
 /** ImportanceRequest */
 export const importanceBody = Strict({ namespace: Namespace });
 /** PruneRequest */
 export const pruneBody = Strict({ dry_run: OptBool(), namespace: Namespace, ttl_days: OptInt() });
 /** ConsolidateRequest */
-export const consolidateBody = Strict({ dry_run: OptBool(), namespace: Namespace, threshold: OptNumber() });
+export const consolidateBody = Strict({
+  dry_run: OptBool(),
+  namespace: Namespace,
+  threshold: Fraction('merge threshold'),
+});
 /** ConsolidatePairRequest */
 export const consolidatePairBody = Strict({
   id_keep: Type.String(),
@@ -33,4 +37,4 @@ export const agingBody = Strict({
   older_than_days: OptInt(),
 });
 /** OrphansRequest */
-export const orphansBody = Strict({ limit: Limit, namespace: Namespace, threshold: OptNumber() });
+export const orphansBody = Strict({ limit: Limit(1000), namespace: Namespace, threshold: Fraction('most importance') });

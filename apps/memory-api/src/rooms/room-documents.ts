@@ -24,6 +24,15 @@ export async function addRoomDocument(store: MemoryStore, room: RoomRow, documen
   return rows.length > 0;
 }
 
+/** Removes a document's reference from a room (the document stays); INVALID when there is none. */
+export async function removeRoomDocument(store: MemoryStore, room: RoomRow, doc: { id: string; slug: string }) {
+  const rows = await store.db.sql.query(
+    'DELETE FROM room_documents WHERE room_id = $1 AND document_id = $2::uuid RETURNING 1',
+    [room.id, doc.id],
+  );
+  if (rows.length === 0) throw invalid(`document ${doc.slug} is not referenced from room ${room.id}`);
+}
+
 /** A document referenced from a room must live in the room's namespace: a room never leaks another tenant's pages. */
 export async function roomDocumentRef(store: MemoryStore, room: RoomRow, ref: DocumentRef) {
   const doc = await requireDocument(store, ref);

@@ -1,20 +1,21 @@
 import { invalid } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { inferMemoryType, invalidTypeMessage, isMemoryType } from '../memories/memory-types.ts';
+import { inferMemoryType } from '../memories/memory-types.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { namespace, object, optionalString, tagList } from '../schemas/parse.ts';
+import { namespace, optionalString, tagList } from '../schemas/parse.ts';
 import { linkMember, type RoomRow } from './room-store.ts';
 
 export const DEFAULT_ROLE = 'participant';
 
+/** As the request schema types it (routes/rooms/schemas.ts). */
 export interface RoomRememberInput {
-  content: unknown;
-  author?: unknown;
-  role?: unknown;
-  metadata?: unknown;
-  namespace?: unknown;
-  tags?: unknown;
-  type?: unknown;
+  content: string;
+  author?: string | undefined;
+  role?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  namespace?: string | undefined;
+  tags?: string[] | undefined;
+  type?: string | undefined;
 }
 
 /**
@@ -24,21 +25,18 @@ export interface RoomRememberInput {
  * room's namespace unless the request names another.
  */
 export async function rememberInRoom(store: MemoryStore, room: RoomRow, body: RoomRememberInput, forceType?: string) {
-  if (typeof body.content !== 'string' || body.content.trim() === '')
-    throw invalid('content must be a non-empty string');
   const content = body.content.trim();
-  if (content.length > 200_000) throw invalid('content must be at most 200000 characters');
+  if (content === '') throw invalid('content must be a non-empty string');
   const type = forceType ?? body.type;
-  if (type !== undefined && type !== null && !isMemoryType(type)) throw invalid(invalidTypeMessage(type));
-  const inferred = type === undefined || type === null;
+  const inferred = type === undefined;
   const author = optionalString(body.author, 'author') ?? null;
   const role = optionalString(body.role, 'role', 100) ?? DEFAULT_ROLE;
   const result = await store.remember({
     content,
     tags: tagList(body.tags) ?? [],
     namespace: namespace(body.namespace) ?? room.namespace,
-    memoryType: inferred ? inferMemoryType(content) : (type as string),
-    metadata: { ...(object(body.metadata, 'metadata') ?? {}) },
+    memoryType: type ?? inferMemoryType(content),
+    metadata: { ...body.metadata },
     source: null,
     sourceType: 'user',
     authorType: null,

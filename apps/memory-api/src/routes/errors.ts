@@ -1,5 +1,4 @@
-import { HttpError, handleError } from '@trove/service-kit';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from '@trove/service-kit';
 import { DomainError, type DomainErrorCode } from '../domain-error.ts';
 
 const STATUS = {
@@ -11,12 +10,13 @@ const STATUS = {
   UPSTREAM_TIMEOUT: 504,
 } as const satisfies Record<DomainErrorCode, number>;
 
-/** The one place a domain refusal becomes an HTTP answer; everything else is the service kit's. Set on the scope the routes are registered in. */
-export function mapDomainErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request, reply) => {
-    if (!(error instanceof DomainError)) return handleError(error as FastifyError, request, reply);
-    const retry: Record<string, string> =
-      error.retryAfterS === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterS))) };
-    return handleError(new HttpError(STATUS[error.code], error.message, retry), request, reply);
-  });
+/**
+ * The one place a domain refusal becomes an HTTP answer: the service kit's error handler asks
+ * this first (ServiceKitOptions.mapError), so the app sets no error handler of its own.
+ */
+export function domainErrorToHttp(error: unknown): HttpError | undefined {
+  if (!(error instanceof DomainError)) return undefined;
+  const retry: Record<string, string> =
+    error.retryAfterS === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterS))) };
+  return new HttpError(STATUS[error.code], error.message, retry);
 }

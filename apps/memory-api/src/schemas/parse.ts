@@ -36,20 +36,6 @@ export function namespace(value: unknown, field = 'namespace'): string | undefin
   return optionalString(value, field, 200);
 }
 
-export function fraction(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw invalid(`${field} must be a number from 0.0 to 1.0`);
-  }
-  return value;
-}
-
-export function object(value: unknown, field: string): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalid(`${field} must be a JSON object`);
-  return value as Record<string, unknown>;
-}
-
 export function tagList(value: unknown, field = 'tags'): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.some((t) => typeof t !== 'string'))
@@ -57,12 +43,6 @@ export function tagList(value: unknown, field = 'tags'): string[] | undefined {
   const tags = [...new Set((value as string[]).map((t) => t.trim()).filter(Boolean))];
   if (tags.some((t) => t.length > 100)) throw invalid(`${field} entries must be at most 100 characters`);
   return tags;
-}
-
-export function bool(value: unknown, field: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw invalid(`${field} must be true or false`);
-  return value;
 }
 
 export function limit(value: unknown, fallback: number, max: number, field = 'limit'): number {

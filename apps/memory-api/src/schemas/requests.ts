@@ -4,6 +4,7 @@ import {
   Fraction,
   Id,
   Limit,
+  MemoryIds,
   MemoryType,
   Metadata,
   Namespace,
@@ -52,7 +53,7 @@ export const memoryUpdateBody = Strict({
 /** What /search takes; /recall takes the same and more. */
 const queryProperties = {
   query: Type.String({ maxLength: 10_000 }),
-  limit: Limit,
+  limit: Limit(100),
   namespace: Namespace,
   tags: Tags,
 };
@@ -68,12 +69,12 @@ export const recallBody = Strict({
   strict: OptBool('a 0.5 threshold when min_score is not set'),
   // Checked by the route, whose message for a wrong value is part of the recall contract.
   strategy: OptText(`one of ${RECALL_STRATEGIES.join(', ')}; default: the configured strategy`),
-  search_type: OptText('all (default), memory or doc'),
+  search_type: opt(Type.Enum(['all', 'memory', 'doc'], { description: 'all (default), memory or doc' })),
   enrich: OptBool(),
   explain: OptBool(),
   pack: OptBool(),
-  budget_chars: opt(Type.Integer({ description: 'character budget of a pack (default 4000)' })),
-  exclude_ids: opt(Type.Array(Type.String(), { description: 'memory ids already injected' })),
+  budget_chars: Limit(1_000_000, 'character budget of a pack (default 4000)'),
+  exclude_ids: MemoryIds('memory ids already injected'),
 });
 
 export const searchBody = Strict(queryProperties);
@@ -81,17 +82,17 @@ export const searchBody = Strict(queryProperties);
 export const listBody = Strict({
   at: Timestamp('memories that existed then'),
   include_meta: OptBool(),
-  limit: Limit,
+  limit: Limit(1000),
   namespace: Namespace,
   offset: Offset,
   tag: OptText(),
 });
 
-export const recentQuery = Strict({ limit: Limit, namespace: Namespace });
+export const recentQuery = Strict({ limit: Limit(100), namespace: Namespace });
 export const idQuery = Strict({ id: opt(Id) });
 export const pinBody = idBody;
 export const memoryPinBody = Strict({ id: Id, pinned: Type.Boolean() });
-export const memoryImportanceBody = Strict({ id: Id, importance: Type.Number() });
+export const memoryImportanceBody = Strict({ id: Id, importance: Type.Number({ minimum: 0, maximum: 1 }) });
 export const memoryFeedbackBody = Strict({ id: Id, feedback: Type.Enum(['helpful', 'unhelpful']) });
 
 export const tagRenameBody = Strict({
@@ -121,4 +122,9 @@ export const exportQuery = Strict({
   namespace: Namespace,
   format: opt(Type.Enum(['json', 'jsonl'], { description: 'json (default): one array; jsonl: one memory per line' })),
   after: opt(Type.String({ format: 'uuid', description: 'resume after this id (memories come ordered by id)' })),
+});
+/** A request that takes nothing (/verify, /rebuild-backlinks, /routes): no body, or an empty object. */
+export const noFields = Strict({});
+export const repairBody = Strict({
+  reembed: OptBool('first embed again every memory and document whose vector is missing or stale'),
 });

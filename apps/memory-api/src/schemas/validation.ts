@@ -18,7 +18,14 @@ const SCOPING_FIELDS = new Set(['user_id', 'agent_id', 'run_id']);
 
 type AjvError = FastifySchemaValidationError & {
   data?: unknown;
-  parentSchema?: { properties?: Record<string, unknown>; enum?: unknown[] };
+  parentSchema?: {
+    properties?: Record<string, unknown>;
+    enum?: unknown[];
+    type?: string;
+    minimum?: number;
+    maximum?: number;
+    maxLength?: number;
+  };
 };
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
@@ -50,6 +57,18 @@ export function describeValidationError(error: AjvError, dataVar: string): strin
       // The memory type keeps the wording /remember has always answered (the spec asks for the list).
       if (/\.(type|memory_type)$/.test(path)) return invalidTypeMessage(error.data);
       return `${path} ${JSON.stringify(error.data)} is not valid; valid values: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'minimum':
+    case 'maximum': {
+      // A range reads as one sentence whichever end was missed: "from 1 to 100", "from 0.0 to 1.0".
+      const { type, minimum, maximum } = error.parentSchema ?? {};
+      const whole = type === 'integer';
+      const show = (n: number) => (whole || !Number.isInteger(n) ? String(n) : n.toFixed(1));
+      const what = whole ? 'a whole number' : 'a number';
+      if (minimum !== undefined && maximum !== undefined)
+        return `${path} must be ${what} from ${show(minimum)} to ${show(maximum)}`;
+      const bound = (error.keyword === 'minimum' ? minimum : maximum) as number;
+      return `${path} must be ${what} ${error.keyword === 'minimum' ? 'of at least' : 'of at most'} ${show(bound)}`;
+    }
     case 'format':
       return params.format === 'uuid'
         ? `${path} must be an id (a UUID)`
@@ -61,8 +80,16 @@ export function describeValidationError(error: AjvError, dataVar: string): strin
   }
 }
 
-/** Installs the checks above on every route registered after it (called by the app before its routes). */
+/**
+ * Installs the checks above on every route registered after it (called by the app before its
+ * routes). A request without a body is read as an empty object: a POST with nothing to say, or a
+ * DELETE that names its target in the query, then passes its schema, and one that leaves out a
+ * required field hears which.
+ */
 export function useStrictValidation(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
   const build = AjvCompiler();
   const body = build({}, { customOptions: BODY_AJV_OPTIONS });
   const text = build({}, { customOptions: QUERY_AJV_OPTIONS });

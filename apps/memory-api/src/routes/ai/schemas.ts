@@ -3,21 +3,22 @@ import { RECALL_STRATEGIES } from '../../config.ts';
 import {
   Fraction,
   Limit,
+  MemoryIds,
   MemoryType,
   Namespace,
   OptBool,
-  OptInt,
   OptText,
   Strict,
   Tags,
 } from '../../schemas/fields.ts';
 
 /** Bodies of /extract, /context and /dream. */
+export const MAX_FACTS_LIMIT = 200;
 const opt = Type.Optional;
 
 export const extractBody = Strict({
   content: Type.String({ minLength: 1, maxLength: 200_000 }),
-  max_facts: OptInt('maximum facts to extract'),
+  max_facts: Limit(MAX_FACTS_LIMIT, 'maximum facts to extract'),
   model: OptText('extraction model (needs EXTRACT_LLM_URL)'),
   namespace: Namespace,
   tags: Tags,
@@ -28,13 +29,13 @@ export const extractBody = Strict({
 export const contextBody = Strict({
   query: Type.String({ maxLength: 10_000 }),
   namespace: Namespace,
-  budget_chars: OptInt('maximum length of the block (default 4000)'),
-  limit: Limit,
+  budget_chars: Limit(1_000_000, 'maximum length of the block (default 4000)'),
+  limit: Limit(100),
   tags: Tags,
   strategy: OptText(`one of ${RECALL_STRATEGIES.join(', ')}`),
   min_score: Fraction('minimum score (default 0.5, as strict)'),
   strict: OptBool('false lets in memories scoring below 0.5 when min_score is not set'),
-  exclude_ids: opt(Type.Array(Type.String(), { description: 'memory ids to leave out' })),
+  exclude_ids: MemoryIds('memory ids to leave out'),
 });
 
 export const dreamBody = Strict({
@@ -42,5 +43,5 @@ export const dreamBody = Strict({
   dry_run: OptBool(),
   duplicate_threshold: Fraction('duplicate threshold'),
   contradiction_threshold: Fraction('contradiction threshold'),
-  min_mentions: OptInt('recurring entity threshold'),
+  min_mentions: Limit(10_000, 'recurring entity threshold'),
 });

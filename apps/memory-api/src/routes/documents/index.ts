@@ -1,13 +1,15 @@
-import { badRequest, notFound } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryContext } from '../../context.ts';
 import { docContent, docRef, docTitle, parentRef, sortOrder } from '../../documents/doc-params.ts';
-import { linkMemoryMentions } from '../../documents/doc-refs.ts';
-import { DOC_SEARCH_MODES, type DocSearchMode, searchDocuments } from '../../documents/document-search.ts';
+import {
+  documentsReferencedBy,
+  linkMemoryMentions,
+  memoriesReferencing,
+  roomsReferencing,
+} from '../../documents/doc-refs.ts';
+import { type DocSearchMode, searchDocuments } from '../../documents/document-search.ts';
 import {
   createDocument,
   DEFAULT_DOC_NAMESPACE,
-  DOC_SELECT,
   type DocumentRow,
   deleteDocument,
   listDocuments,
@@ -16,9 +18,9 @@ import {
   updateDocument,
 } from '../../documents/document-store.ts';
 import { mentionedSlugs, parseSlug } from '../../documents/slugs.ts';
-import { toMemoryJson } from '../../memories/record.ts';
-import { fromSqlRow, MEMORY_SELECT } from '../../memories/sql-rows.ts';
-import { bool, limit, namespace, tagList, uuid } from '../../schemas/parse.ts';
+import { invalid } from '../../domain-error.ts';
+import { namespace, tagList, uuid } from '../../schemas/parse.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 import {
   docCreateBody,
   docListBody,
@@ -31,32 +33,26 @@ import {
   memoryDocRefsBody,
 } from './schemas.ts';
 
-type Body = Record<string, unknown>;
-
 export const DOC_LIST_LIMIT = { default: 50, max: 1000 };
 export const DOC_SEARCH_LIMIT = { default: 10, max: 100 };
 export const DEFAULT_DOC_SEARCH_MODE: DocSearchMode = 'hybrid';
 
-export const documentRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, config }) => {
+const docSummary = (doc: DocumentRow) => ({ id: doc.id, slug: doc.slug, namespace: doc.namespace, title: doc.title });
+
+export const documentRoutes: RoutePlugin<MemoryContext> = async (app, { store, config }) => {
   // References follow content: a new memory mentioning no document costs nothing extra.
   store.contentWritten.push(async (row, { created }) => {
     if (created && mentionedSlugs(row.content).length === 0) return;
     await linkMemoryMentions(store, row);
   });
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/create',
     {
       schema: { body: docCreateBody },
-      config: {
-        access: 'write',
-        description: 'creates a document addressed by slug (unique per namespace)',
-        requestType: 'DocCreateRequest',
-        responseType: 'Document',
-      },
+      config: write('creates a document addressed by slug (unique per namespace)', 'DocCreateRequest', 'Document'),
     },
-    async (request, reply) => {
-      const body = request.body;
+    async ({ body }, reply) => {
       const ns = namespace(body.namespace) ?? DEFAULT_DOC_NAMESPACE;
       const row = await createDocument(store, {
         slug: parseSlug(body.slug),
@@ -71,73 +67,55 @@ export const documentRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/get',
     {
       schema: { body: docRefBody },
-      config: {
-        access: 'read',
-        description: 'one document by id, or by slug within a namespace',
-        requestType: 'DocGetRequest',
-        responseType: 'Document',
-      },
+      config: read('one document by id, or by slug within a namespace', 'DocGetRequest', 'Document'),
     },
-    async (request) => toDocumentJson(await requireDocument(store, docRef(request.body))),
+    async ({ body }) => toDocumentJson(await requireDocument(store, docRef(body))),
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/list',
     {
       schema: { body: docListBody },
-      config: {
-        access: 'read',
-        description: 'documents in tree order (without content); filters namespace, roots_only, parent',
-        requestType: 'DocListParams',
-        responseType: 'Document[]',
-      },
+      config: read(
+        'documents in tree order (without content); filters namespace, roots_only, parent',
+        'DocListParams',
+        'Document[]',
+      ),
     },
-    async (request) => {
-      const body = request.body ?? {};
+    async ({ body }) => {
       const ns = namespace(body.namespace);
-      let parentId: string | undefined;
-      const parent = parentRef(body.parent, 'parent', ns ?? DEFAULT_DOC_NAMESPACE);
-      if (parent) parentId = (await requireDocument(store, parent)).id;
-      const rootsOnly = bool(body.roots_only, 'roots_only') ?? false;
-      if (rootsOnly && parentId) throw badRequest('roots_only and parent cannot be combined');
       const rows = await listDocuments(store, {
         namespace: ns,
-        rootsOnly,
-        parentId,
-        limit: limit(body.limit, DOC_LIST_LIMIT.default, DOC_LIST_LIMIT.max),
-        offset: (body.offset as number | undefined) ?? 0,
+        rootsOnly: body.roots_only ?? false,
+        parent: parentRef(body.parent, 'parent', ns ?? DEFAULT_DOC_NAMESPACE),
+        limit: body.limit ?? DOC_LIST_LIMIT.default,
+        offset: body.offset ?? 0,
       });
       return rows.map((r) => toDocumentJson(r, false));
     },
   );
 
-  app.post<{ Body: Body & { query: string } }>(
+  app.post(
     '/doc/search',
     {
       schema: { body: docSearchBody },
-      config: {
-        access: 'read',
-        description: 'documents by full text, meaning or both (mode fts | semantic | hybrid, default hybrid)',
-        requestType: 'DocSearchRequest',
-        responseType: 'DocumentHit[]',
-      },
+      config: read(
+        'documents by full text, meaning or both (mode fts | semantic | hybrid, default hybrid)',
+        'DocSearchRequest',
+        'DocumentHit[]',
+      ),
     },
-    async (request) => {
-      const body = request.body;
-      const mode = (body.mode ?? DEFAULT_DOC_SEARCH_MODE) as DocSearchMode;
-      if (!DOC_SEARCH_MODES.includes(mode)) {
-        throw badRequest(`unknown mode ${JSON.stringify(body.mode)}; valid modes: ${DOC_SEARCH_MODES.join(', ')}`);
-      }
+    async ({ body }) => {
       const query = body.query.trim();
-      if (!query) throw badRequest('query must not be empty');
+      if (!query) throw invalid('query must not be empty');
       const hits = await searchDocuments(store, {
         query,
-        mode,
-        limit: limit(body.limit, DOC_SEARCH_LIMIT.default, DOC_SEARCH_LIMIT.max),
+        mode: body.mode ?? DEFAULT_DOC_SEARCH_MODE,
+        limit: body.limit ?? DOC_SEARCH_LIMIT.default,
         filter: { namespace: namespace(body.namespace), tags: tagList(body.tags) },
         vectorFloor: config.VECTOR_MIN_SIMILARITY,
       });
@@ -145,19 +123,17 @@ export const documentRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/update',
     {
       schema: { body: docUpdateBody },
-      config: {
-        access: 'write',
-        description: 'replaces content (re-embedded), title, tags or parent of a document',
-        requestType: 'DocUpdateRequest',
-        responseType: 'Document',
-      },
+      config: write(
+        'replaces content (re-embedded), title, tags or parent of a document',
+        'DocUpdateRequest',
+        'Document',
+      ),
     },
-    async (request) => {
-      const body = request.body;
+    async ({ body }) => {
       const doc = await requireDocument(store, docRef(body));
       const updated = await updateDocument(store, doc, {
         content: body.content === undefined ? undefined : docContent(body.content),
@@ -169,117 +145,85 @@ export const documentRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/move',
     {
       schema: { body: docMoveBody },
-      config: {
-        access: 'write',
-        description: 'moves a document under another parent (null: a root), with an optional sort order',
-        requestType: 'DocMoveRequest',
-        responseType: 'Document',
-      },
+      config: write(
+        'moves a document under another parent (null: a root), with an optional sort order',
+        'DocMoveRequest',
+        'Document',
+      ),
     },
-    async (request) => {
-      const body = request.body;
+    async ({ body }) => {
       const doc = await requireDocument(store, docRef(body));
       const parent = parentRef(body.new_parent, 'new_parent', doc.namespace);
       const order = sortOrder(body.new_sort_order, 'new_sort_order');
-      if (parent === undefined && order === undefined) throw badRequest('give new_parent, new_sort_order or both');
+      if (parent === undefined && order === undefined) throw invalid('give new_parent, new_sort_order or both');
       return toDocumentJson(await updateDocument(store, doc, { parent, sortOrder: order }));
     },
   );
 
-  app.delete<{ Querystring: Body; Body: Body | undefined }>(
+  app.delete(
     '/doc/delete',
     {
-      schema: { querystring: docRefQuery },
-      config: {
-        access: 'write',
-        description: 'deletes a document (query or body id, or slug and namespace); its children become roots',
-        requestType: 'query or body id | slug, namespace',
-        responseType: '{deleted, id, slug, namespace, reparented_children, room_refs, memory_refs}',
-      },
+      schema: { querystring: docRefQuery, body: docRefQuery },
+      config: write(
+        'deletes a document (query or body id, or slug and namespace); its children become roots',
+        'query or body id | slug, namespace',
+        '{deleted, id, slug, namespace, reparented_children, room_refs, memory_refs}',
+      ),
     },
-    async (request) => {
-      const fromQuery = request.query.id !== undefined || request.query.slug !== undefined;
-      const doc = await requireDocument(store, docRef(fromQuery ? request.query : (request.body ?? {})));
+    async ({ query, body }) => {
+      const fromQuery = query.id !== undefined || query.slug !== undefined;
+      const doc = await requireDocument(store, docRef(fromQuery ? query : body));
       const removed = await deleteDocument(store, doc);
       return { deleted: true, id: doc.id, slug: doc.slug, namespace: doc.namespace, ...removed };
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/mem-refs',
     {
       schema: { body: docRefsBody },
-      config: {
-        access: 'read',
-        description: 'live memories that reference a document ([[slug]] or doc:slug in their content)',
-        requestType: 'DocGetRequest',
-        responseType: '{document, memories}',
-      },
+      config: read(
+        'live memories that reference a document ([[slug]] or doc:slug in their content)',
+        'DocGetRequest',
+        '{document, memories}',
+      ),
     },
-    async (request) => {
-      const doc = await requireDocument(store, docRef(request.body));
-      const rows = await store.db.sql.query(
-        `SELECT ${MEMORY_SELECT} FROM memories WHERE status = 'active'
-            AND id IN (SELECT memory_id FROM memory_doc_refs WHERE document_id = $1::uuid)
-          ORDER BY created_at, id LIMIT $2`,
-        [doc.id, limit(request.body.limit, DOC_LIST_LIMIT.default, DOC_LIST_LIMIT.max)],
-      );
-      return { document: docSummary(doc), memories: rows.map((r) => toMemoryJson(fromSqlRow(r))) };
+    async ({ body }) => {
+      const doc = await requireDocument(store, docRef(body));
+      const take = body.limit ?? DOC_LIST_LIMIT.default;
+      return { document: docSummary(doc), memories: await memoriesReferencing(store, doc.id, take) };
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/doc/room/list',
     {
       schema: { body: docRefsBody },
-      config: {
-        access: 'read',
-        description: 'rooms that reference a document',
-        requestType: 'DocGetRequest',
-        responseType: '{document, rooms}',
-      },
+      config: read('rooms that reference a document', 'DocGetRequest', '{document, rooms}'),
     },
-    async (request) => {
-      const doc = await requireDocument(store, docRef(request.body));
-      const rooms = await store.db.sql.query<Record<string, unknown>>(
-        `SELECT r.id AS room_id, r.title, r.namespace, rd.added_by, rd.added_at
-           FROM room_documents rd JOIN rooms r ON r.id = rd.room_id
-          WHERE rd.document_id = $1::uuid ORDER BY r.id`,
-        [doc.id],
-      );
-      return {
-        document: docSummary(doc),
-        rooms: rooms.map((r) => ({ ...r, added_at: new Date(r.added_at as string).toISOString() })),
-      };
+    async ({ body }) => {
+      const doc = await requireDocument(store, docRef(body));
+      return { document: docSummary(doc), rooms: await roomsReferencing(store, doc.id) };
     },
   );
 
-  app.post<{ Body: { id: string } }>(
+  app.post(
     '/memory/doc-refs',
     {
       schema: { body: memoryDocRefsBody },
-      config: {
-        access: 'read',
-        description: 'documents a memory references ([[slug]] or doc:slug in its content)',
-        requestType: '{id}',
-        responseType: '{memory_id, documents}',
-      },
+      config: read(
+        'documents a memory references ([[slug]] or doc:slug in its content)',
+        '{id}',
+        '{memory_id, documents}',
+      ),
     },
-    async (request) => {
-      const id = uuid(request.body.id);
-      if ((await store.prisma.memory.count({ where: { id } })) === 0) throw notFound(`no memory with id ${id}`);
-      const docs = await store.db.sql.query<DocumentRow>(
-        `SELECT ${DOC_SELECT} FROM documents d
-          WHERE d.id IN (SELECT document_id FROM memory_doc_refs WHERE memory_id = $1::uuid) ORDER BY d.slug`,
-        [id],
-      );
-      return { memory_id: id, documents: docs.map((d) => toDocumentJson(d, false)) };
+    async ({ body }) => {
+      const id = uuid(body.id);
+      return { memory_id: id, documents: await documentsReferencedBy(store, id) };
     },
   );
 };
-
-const docSummary = (doc: DocumentRow) => ({ id: doc.id, slug: doc.slug, namespace: doc.namespace, title: doc.title });

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { DOC_SEARCH_MODES } from '../../documents/document-search.ts';
 import { Limit, Namespace, Offset, OptBool, OptInt, OptText, Strict, Tags } from '../../schemas/fields.ts';
 
 /** Request schemas of the document routes. */
@@ -19,21 +20,22 @@ export const docCreateBody = Strict({
 
 export const docRefBody = Strict(ref);
 export const docRefQuery = Strict(ref);
+
 export const docListBody = Strict({
   namespace: Namespace,
-  limit: Limit,
+  limit: Limit(1000),
   offset: Offset,
   roots_only: OptBool(),
   parent: Parent,
 });
 export const docSearchBody = Strict({
   query: Type.String({ maxLength: 10_000 }),
-  mode: OptText('search mode'),
+  mode: opt(Type.Enum([...DOC_SEARCH_MODES], { description: 'search mode, default hybrid' })),
   namespace: Namespace,
-  limit: Limit,
+  limit: Limit(100),
   tags: Tags,
 });
 export const docUpdateBody = Strict({ ...ref, content: OptText(), title: OptText(), tags: Tags, parent: Parent });
 export const docMoveBody = Strict({ ...ref, new_parent: Parent, new_sort_order: OptInt() });
-export const docRefsBody = Strict({ ...ref, limit: Limit });
+export const docRefsBody = Strict({ ...ref, limit: Limit(1000) });
 export const memoryDocRefsBody = Strict({ id: Type.String() });

@@ -1,6 +1,4 @@
 import { badRequest, notFound } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { MemoryContext } from '../../context.ts';
 import { edgeWeight, writableEdgeType } from '../../graph/edge-types.ts';
 import { linkEndpoints, unlinkEndpoints } from '../../graph/explicit-edges.ts';
 import {
@@ -17,8 +15,9 @@ import {
   listContradictions,
   undoSupersession,
 } from '../../graph/supersession.ts';
-import { limit, namespace, uuid } from '../../schemas/parse.ts';
-import { idQuery } from '../../schemas/requests.ts';
+import { namespace, uuid } from '../../schemas/parse.ts';
+import { idQuery, noFields } from '../../schemas/requests.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 import {
   contradictionsQuery,
   contradictionUndoBody,
@@ -27,17 +26,16 @@ import {
   graphQuery,
 } from './schemas.ts';
 
-export const graphRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.get<{ Querystring: { namespace?: string; node_id?: string; limit?: number; depth?: number } }>(
+export const graphRoutes: RoutePlugin = async (app, { store }) => {
+  app.get(
     '/graph',
     {
       schema: { querystring: graphQuery },
-      config: {
-        access: 'read',
-        description: `live memories and their edges (memory edges plus explicit edges); node_id gives a neighbourhood of depth 1 to ${GRAPH_MAX_DEPTH}; limit edges (default ${GRAPH_DEFAULT_LIMIT}, at most ${GRAPH_MAX_LIMIT})`,
-        requestType: 'query namespace, node_id, depth, limit',
-        responseType: '{nodes, edges, truncated}',
-      },
+      config: read(
+        `live memories and their edges (memory edges plus explicit edges); node_id gives a neighbourhood of depth 1 to ${GRAPH_MAX_DEPTH}; limit edges (default ${GRAPH_DEFAULT_LIMIT}, at most ${GRAPH_MAX_LIMIT})`,
+        'query namespace, node_id, depth, limit',
+        '{nodes, edges, truncated}',
+      ),
     },
     async (request) => {
       const q = request.query;
@@ -46,22 +44,21 @@ export const graphRoutes: FastifyPluginAsync<MemoryContext> = async (app, { stor
       return readGraph(store, {
         namespace: namespace(q.namespace),
         nodeId,
-        depth: limit(q.depth, GRAPH_DEFAULT_DEPTH, GRAPH_MAX_DEPTH, 'depth'),
-        limit: limit(q.limit, GRAPH_DEFAULT_LIMIT, GRAPH_MAX_LIMIT),
+        depth: q.depth ?? GRAPH_DEFAULT_DEPTH,
+        limit: q.limit ?? GRAPH_DEFAULT_LIMIT,
       });
     },
   );
 
-  app.post<{ Body: { source: string; target: string; edge_type?: unknown; weight?: unknown } }>(
+  app.post(
     '/graph/edge',
     {
       schema: { body: graphEdgeBody },
-      config: {
-        access: 'write',
-        description: 'creates (or re-weights) an explicit edge between memories or graph nodes',
-        requestType: 'GraphEdgeRequest',
-        responseType: '{ok, created, source_node, target_node, edge}',
-      },
+      config: write(
+        'creates (or re-weights) an explicit edge between memories or graph nodes',
+        'GraphEdgeRequest',
+        '{ok, created, source_node, target_node, edge}',
+      ),
     },
     async (request, reply) => {
       const body = request.body;
@@ -75,35 +72,35 @@ export const graphRoutes: FastifyPluginAsync<MemoryContext> = async (app, { stor
     },
   );
 
-  app.delete<{ Querystring: { source?: string; target?: string; edge_type?: string } }>(
+  app.delete(
     '/graph/edge',
     {
-      schema: { querystring: graphEdgeDeleteQuery },
-      config: {
-        access: 'write',
-        description: 'removes the edges from source to target (optionally of one edge_type)',
-        requestType: 'query source, target, edge_type',
-        responseType: '{ok, deleted, source_node, target_node, edges}',
-      },
+      schema: { querystring: graphEdgeDeleteQuery, body: graphEdgeDeleteQuery },
+      config: write(
+        'removes the edges from source to target (optionally of one edge_type); query or body',
+        'query source, target, edge_type',
+        '{ok, deleted, source_node, target_node, edges}',
+      ),
     },
-    async (request) =>
-      unlinkEndpoints(store, {
-        source: uuid(request.query.source, 'source'),
-        target: uuid(request.query.target, 'target'),
-        edgeType: writableEdgeType(request.query.edge_type),
-      }),
+    async ({ query, body }) => {
+      const q = query.source !== undefined || query.target !== undefined ? query : body;
+      return unlinkEndpoints(store, {
+        source: uuid(q.source, 'source'),
+        target: uuid(q.target, 'target'),
+        edgeType: writableEdgeType(q.edge_type),
+      });
+    },
   );
 
-  app.get<{ Querystring: { id?: string } }>(
+  app.get(
     '/edges',
     {
       schema: { querystring: idQuery },
-      config: {
-        access: 'read',
-        description: 'all edges of one memory, outgoing and incoming, with its referenced_by backlinks',
-        requestType: 'query id',
-        responseType: '{id, status, outgoing, incoming, referenced_by}',
-      },
+      config: read(
+        'all edges of one memory, outgoing and incoming, with its referenced_by backlinks',
+        'query id',
+        '{id, status, outgoing, incoming, referenced_by}',
+      ),
     },
     async (request) => {
       const id = uuid(request.query.id);
@@ -116,45 +113,43 @@ export const graphRoutes: FastifyPluginAsync<MemoryContext> = async (app, { stor
   app.post(
     '/rebuild-backlinks',
     {
-      config: {
-        access: 'write',
-        description: 'recomputes the referenced_by backlinks from memory edges and explicit edges',
-        requestType: 'none',
-        responseType: '{ok, removed, added, backlinks, from_memory_edges, from_graph_edges, took_ms}',
-      },
+      schema: { body: noFields },
+      config: write(
+        'recomputes the referenced_by backlinks from memory edges and explicit edges',
+        'none',
+        '{ok, removed, added, backlinks, from_memory_edges, from_graph_edges, took_ms}',
+      ),
     },
     async () => rebuildBacklinks(store),
   );
 
-  app.get<{ Querystring: { namespace?: string; limit?: number } }>(
+  app.get(
     '/contradictions',
     {
       schema: { querystring: contradictionsQuery },
-      config: {
-        access: 'read',
-        description: `superseded-but-not-restored memories with the memory that superseded each (limit default ${CONTRADICTIONS_DEFAULT_LIMIT}, at most ${CONTRADICTIONS_MAX_LIMIT})`,
-        requestType: 'query namespace, limit',
-        responseType: '{contradictions, count, truncated}',
-      },
+      config: read(
+        `superseded-but-not-restored memories with the memory that superseded each (limit default ${CONTRADICTIONS_DEFAULT_LIMIT}, at most ${CONTRADICTIONS_MAX_LIMIT})`,
+        'query namespace, limit',
+        '{contradictions, count, truncated}',
+      ),
     },
     async (request) =>
       listContradictions(
         store,
         namespace(request.query.namespace),
-        limit(request.query.limit, CONTRADICTIONS_DEFAULT_LIMIT, CONTRADICTIONS_MAX_LIMIT),
+        request.query.limit ?? CONTRADICTIONS_DEFAULT_LIMIT,
       ),
   );
 
-  app.post<{ Body: { id: string } }>(
+  app.post(
     '/contradictions/undo',
     {
       schema: { body: contradictionUndoBody },
-      config: {
-        access: 'write',
-        description: 'restores a superseded memory and removes its supersession pair',
-        requestType: 'ContradictionUndoRequest',
-        responseType: '{ok, memory, superseded_by}',
-      },
+      config: write(
+        'restores a superseded memory and removes its supersession pair',
+        'ContradictionUndoRequest',
+        '{ok, memory, superseded_by}',
+      ),
     },
     async (request) => undoSupersession(store, uuid(request.body.id)),
   );

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
-import { Id, Limit, Namespace, OptInt, OptText, Strict, Text } from '../../schemas/fields.ts';
+import { GRAPH_MAX_DEPTH, GRAPH_MAX_LIMIT } from '../../graph/graph-view.ts';
+import { CONTRADICTIONS_MAX_LIMIT } from '../../graph/supersession.ts';
+import { Id, Limit, Namespace, OptText, Strict, Text } from '../../schemas/fields.ts';
 
 /** Request schemas of the graph, edges and supersession routes. */
 const opt = Type.Optional;
@@ -7,8 +9,8 @@ const opt = Type.Optional;
 export const graphQuery = Strict({
   namespace: Namespace,
   node_id: OptText('a memory id: its neighbourhood'),
-  limit: opt(Type.Integer({ description: 'edges, default 500, at most 5000' })),
-  depth: OptInt('hops from node_id'),
+  limit: Limit(GRAPH_MAX_LIMIT),
+  depth: opt(Type.Integer({ minimum: 1, maximum: GRAPH_MAX_DEPTH, description: 'hops from node_id' })),
 });
 
 export const graphEdgeBody = Strict({
@@ -19,5 +21,5 @@ export const graphEdgeBody = Strict({
 });
 
 export const graphEdgeDeleteQuery = Strict({ source: OptText(), target: OptText(), edge_type: OptText() });
-export const contradictionsQuery = Strict({ namespace: Namespace, limit: Limit });
+export const contradictionsQuery = Strict({ namespace: Namespace, limit: Limit(CONTRADICTIONS_MAX_LIMIT) });
 export const contradictionUndoBody = Strict({ id: Id });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { MemoryDatabase } from '../../db.ts';
+import { healthCounts } from '../../memories/stats.ts';
 import { VERSION } from '../../meta.ts';
 
 export const API_VERSIONS = ['v1'];
@@ -26,14 +27,10 @@ export const healthRoutes: FastifyPluginAsync<{ db: MemoryDatabase }> = async (a
           await db.ping();
           return { status: 'ok' };
         }
-        const [counts] = await db.prisma.$queryRawUnsafe<{ memories: number; namespaces: number }[]>(
-          `SELECT count(*) FILTER (WHERE status = 'active')::int AS memories, count(DISTINCT namespace)::int AS namespaces FROM memories`,
-        );
         return {
           status: 'ok',
           version: VERSION,
-          memories: Number(counts?.memories ?? 0),
-          namespaces: Number(counts?.namespaces ?? 0),
+          ...(await healthCounts(db)),
           api_versions: API_VERSIONS,
           api_latest: API_VERSIONS.at(-1),
         };

@@ -1,126 +1,27 @@
-import { badRequest } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { MemoryContext } from '../../context.ts';
-import { reloadDocumentIndex } from '../../documents/document-index.ts';
-import { decodeEmbedding } from '../../memories/embedding-codec.ts';
-import type { MemoryStore } from '../../memories/memory-store.ts';
-import { reembedAll } from '../../memories/model-identity.ts';
+import { repairIndex, verifyIndex } from '../../memories/index-health.ts';
+import { noFields, repairBody } from '../../schemas/requests.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 
-const PAGE = 5000;
-
-/** Whether two vectors are the same, allowing for a store that keeps them as normalised floats. */
-function sameVector(a: Float32Array, b: Float32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (Math.abs((a[i] as number) - (b[i] as number)) > 1e-5) return false;
-  return true;
-}
-
-/**
- * Stored rows (the truth) against the vector index (derived): ids, and for each embedded memory
- * its status and namespace as the index's filters hold them, and its vector with the text hash it
- * was embedded from. A replica whose index missed a forget or an edit shows here.
- */
-async function verify(store: MemoryStore) {
-  const { index } = store;
-  let rows = 0;
-  let embedded = 0;
-  let missing = 0;
-  let statusMismatches = 0;
-  let vectorMismatches = 0;
-  const stored = new Set<string>();
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await store.prisma.memory.findMany({
-      select: { id: true, status: true, namespace: true, contentHash: true, embedding: true, embeddingModel: true },
-      orderBy: { id: 'asc' },
-      take: PAGE,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    });
-    rows += page.length;
-    const embeddedRows = page.filter((r) => r.embedding && r.embeddingModel === store.embedder.model);
-    const held = await index.vectors(embeddedRows.map((r) => r.id));
-    for (const r of embeddedRows) {
-      embedded++;
-      stored.add(r.id);
-      const m = held.get(r.id);
-      if (!m) {
-        missing++;
-        continue;
-      }
-      if (m.entry.active !== (r.status === 'active') || m.entry.namespace !== r.namespace) statusMismatches++;
-      const same = sameVector(m.vector, decodeEmbedding(r.embedding as Uint8Array));
-      if (!same || m.contentHash !== r.contentHash) vectorMismatches++;
-    }
-    cursor = page.at(-1)?.id;
-    if (page.length < PAGE) break;
-  }
-  let extra = 0;
-  for await (const ids of index.ids()) for (const id of ids) if (!stored.has(id)) extra++;
-  const vectors = await index.count();
-  return {
-    rows,
-    embedded_rows: embedded,
-    unembedded_rows: rows - embedded,
-    vectors,
-    missing_from_index: missing,
-    not_in_database: extra,
-    status_mismatches: statusMismatches,
-    vector_mismatches: vectorMismatches,
-    change_feed_position: store.feed?.position ?? null,
-    embedding_model: store.embedder.model,
-    index: index.description,
-    mismatch:
-      missing > 0 ||
-      extra > 0 ||
-      statusMismatches > 0 ||
-      vectorMismatches > 0 ||
-      vectors !== embedded ||
-      rows !== embedded,
-  };
-}
-
-export const indexHealthRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
+/** The vector index against the stored rows: a report, and a rebuild. */
+export const indexHealthRoutes: RoutePlugin = async (app, { store }) => {
   app.post(
     '/verify',
     {
-      config: {
-        access: 'read',
-        description: 'compares the vector index with stored rows; mismatch flag',
-        responseType: 'VerifyReport',
-      },
+      schema: { body: noFields },
+      config: read('compares the vector index with stored rows; mismatch flag', 'none', 'VerifyReport'),
     },
-    async () => verify(store),
+    async () => verifyIndex(store),
   );
-  app.post<{ Body: { reembed?: unknown } | undefined }>(
+  app.post(
     '/repair',
     {
-      config: {
-        access: 'write',
-        description:
-          'rebuilds the vector index from stored embeddings; with {"reembed": true} first embeds again, with the configured model, every memory and document whose vector is missing or another model made (in committed batches)',
-        requestType: 'RepairRequest {reembed?}',
-        responseType: 'RepairReport',
-      },
+      schema: { body: repairBody },
+      config: write(
+        'rebuilds the vector index from stored embeddings; with {"reembed": true} first embeds again, with the configured model, every memory and document whose vector is missing or another model made (in committed batches)',
+        'RepairRequest {reembed?}',
+        'RepairReport',
+      ),
     },
-    async (request) => {
-      const reembed = request.body?.reembed ?? false;
-      if (typeof reembed !== 'boolean') throw badRequest('reembed must be true or false');
-      const before = await verify(store);
-      const started = performance.now();
-      const reembedded = reembed ? await reembedAll(store) : { memories: 0, documents: 0 };
-      const rebuilt = await store.rebuildIndex({ reembed: false });
-      if (reembed) await reloadDocumentIndex(store);
-      const after = await verify(store);
-      return {
-        repaired: true,
-        vectors: rebuilt.indexed,
-        reembedded_memories: reembedded.memories,
-        reembedded_documents: reembedded.documents,
-        unembedded_rows: rebuilt.unembedded,
-        took_ms: Math.round(performance.now() - started),
-        before,
-        after,
-      };
-    },
+    async (request) => repairIndex(store, request.body.reembed ?? false),
   );
 };

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildGuide } from '../../ai/guide.ts';
 import type { MemoryContext } from '../../context.ts';
+import { noFields } from '../../schemas/requests.ts';
+import { read } from '../define.ts';
 
 export interface RouteInfo {
   method: string;
@@ -41,12 +43,15 @@ export const introspectionRoutes: FastifyPluginAsync<MemoryContext & { routes: R
 ) => {
   app.get(
     '/routes',
-    { config: { access: 'read', description: 'this route registry', responseType: 'RouteInfo[]' } },
+    { schema: { querystring: noFields }, config: read('this route registry', undefined, 'RouteInfo[]') },
     async () => [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
   );
   app.get(
     '/guide',
-    { config: { access: 'read', description: 'agent tool guide for system prompts', responseType: 'GuideResponse' } },
+    {
+      schema: { querystring: noFields },
+      config: read('agent tool guide for system prompts', undefined, 'GuideResponse'),
+    },
     async () => buildGuide(config.DEFAULT_RECALL_STRATEGY),
   );
 };

@@ -1,10 +1,7 @@
 import { badRequest, notFound } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
-import type { MemoryContext } from '../../context.ts';
 import { type MemoryRow, toMemoryJson } from '../../memories/record.ts';
 import type { MemoryPatch } from '../../memories/store-inputs.ts';
-import { bool, fraction, namespace, object, tagList, uuid } from '../../schemas/parse.ts';
+import { namespace, tagList, uuid } from '../../schemas/parse.ts';
 import {
   idQuery,
   memoryFeedbackBody,
@@ -13,18 +10,19 @@ import {
   memoryUpdateBody,
   pinBody,
 } from '../../schemas/requests.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 
 const found = (row: MemoryRow | null, id: string) => {
   if (!row) throw notFound(`no memory with id ${id}`);
   return toMemoryJson(row);
 };
 
-export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.get<{ Querystring: { id?: string } }>(
+export const memoryRoutes: RoutePlugin = async (app, { store }) => {
+  app.get(
     '/memory',
     {
       schema: { querystring: idQuery },
-      config: { access: 'read', description: 'one memory by id', requestType: 'query id', responseType: 'Memory' },
+      config: read('one memory by id', 'query id', 'Memory'),
     },
     async (request) => {
       const id = uuid(request.query.id);
@@ -32,16 +30,11 @@ export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
     },
   );
 
-  app.put<{ Body: Static<typeof memoryUpdateBody> }>(
+  app.put(
     '/memory',
     {
       schema: { body: memoryUpdateBody },
-      config: {
-        access: 'write',
-        description: 'replaces the given fields of a memory',
-        requestType: 'MemoryUpdateRequest',
-        responseType: 'Memory',
-      },
+      config: write('replaces the given fields of a memory', 'MemoryUpdateRequest', 'Memory'),
     },
     async (request) => {
       const body = request.body;
@@ -52,28 +45,23 @@ export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
         patch.content = body.content.trim();
       }
       patch.memoryType = body.memory_type;
-      patch.importance = fraction(body.importance, 'importance');
-      patch.metadata = object(body.metadata, 'metadata');
+      patch.importance = body.importance;
+      patch.metadata = body.metadata;
       patch.namespace = namespace(body.namespace);
-      patch.pinned = bool(body.pinned, 'pinned');
+      patch.pinned = body.pinned;
       patch.tags = tagList(body.tags);
       return found(await store.update(id, patch), id);
     },
   );
 
-  app.delete<{ Querystring: { id?: string }; Body: { id?: unknown } | undefined }>(
+  app.delete(
     '/forget',
     {
-      schema: { querystring: idQuery },
-      config: {
-        access: 'write',
-        description: 'deprecates (soft-deletes) a memory; query or body `id`',
-        requestType: 'query id',
-        responseType: 'Memory',
-      },
+      schema: { querystring: idQuery, body: idQuery },
+      config: write('deprecates (soft-deletes) a memory; query or body `id`', 'query id', 'Memory'),
     },
     async (request) => {
-      const id = uuid(request.query.id ?? (request.body as { id?: unknown } | undefined)?.id);
+      const id = uuid(request.query.id ?? request.body.id);
       const row = await store.forget(id);
       return { ok: true, ...found(row, id) };
     },
@@ -82,74 +70,53 @@ export const memoryRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
   const pin = (pinned: boolean) => async (id: string) =>
     found(await store.setField(id, { pinned }, { kind: pinned ? 'pinned' : 'unpinned', evidence: {} }), id);
 
-  app.post<{ Body: { id: string; pinned: boolean } }>(
+  app.post(
     '/memory/pin',
     {
       schema: { body: memoryPinBody },
-      config: {
-        access: 'write',
-        description: 'pins or unpins a memory',
-        requestType: 'MemoryPinRequest',
-        responseType: 'Memory',
-      },
+      config: write('pins or unpins a memory', 'MemoryPinRequest', 'Memory'),
     },
     async (request) => pin(request.body.pinned)(uuid(request.body.id)),
   );
-  app.post<{ Body: { id: string } }>(
+  app.post(
     '/pin',
     {
       schema: { body: pinBody },
-      config: {
-        access: 'write',
-        description: 'legacy: pins a memory',
-        requestType: 'PinRequest',
-        responseType: 'Memory',
-      },
+      config: write('legacy: pins a memory', 'PinRequest', 'Memory'),
     },
     async (request) => pin(true)(uuid(request.body.id)),
   );
-  app.post<{ Body: { id: string } }>(
+  app.post(
     '/unpin',
     {
       schema: { body: pinBody },
-      config: {
-        access: 'write',
-        description: 'legacy: unpins a memory',
-        requestType: 'PinRequest',
-        responseType: 'Memory',
-      },
+      config: write('legacy: unpins a memory', 'PinRequest', 'Memory'),
     },
     async (request) => pin(false)(uuid(request.body.id)),
   );
 
-  app.post<{ Body: { id: string; importance: number } }>(
+  app.post(
     '/memory/importance',
     {
       schema: { body: memoryImportanceBody },
-      config: {
-        access: 'write',
-        description: 'sets the importance (0.0 to 1.0) of a memory',
-        requestType: 'MemoryImportanceRequest',
-        responseType: 'Memory',
-      },
+      config: write('sets the importance (0.0 to 1.0) of a memory', 'MemoryImportanceRequest', 'Memory'),
     },
     async (request) => {
       const id = uuid(request.body.id);
-      const importance = fraction(request.body.importance, 'importance') as number;
+      const importance = request.body.importance;
       return found(await store.setField(id, { importance }, { kind: 'importance_set', evidence: { importance } }), id);
     },
   );
 
-  app.post<{ Body: { id: string; feedback: 'helpful' | 'unhelpful' } }>(
+  app.post(
     '/memory/feedback',
     {
       schema: { body: memoryFeedbackBody },
-      config: {
-        access: 'write',
-        description: 'records helpful/unhelpful feedback (a ranking and trust signal)',
-        requestType: 'MemoryFeedbackRequest',
-        responseType: 'Memory',
-      },
+      config: write(
+        'records helpful/unhelpful feedback (a ranking and trust signal)',
+        'MemoryFeedbackRequest',
+        'Memory',
+      ),
     },
     async (request) => {
       const id = uuid(request.body.id);

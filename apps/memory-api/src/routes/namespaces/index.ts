@@ -1,20 +1,13 @@
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
-import type { MemoryContext } from '../../context.ts';
 import { deleteNamespace, listNamespaces, moveNamespace } from '../../memories/namespaces.ts';
 import { namespaceDeleteBody, namespaceRenameBody, namespacesQuery } from '../../schemas/requests.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 
-export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.get<{ Querystring: Static<typeof namespacesQuery> }>(
+export const namespaceRoutes: RoutePlugin = async (app, { store }) => {
+  app.get(
     '/namespaces',
     {
       schema: { querystring: namespacesQuery },
-      config: {
-        access: 'read',
-        description: 'namespaces in use; counts with with_counts=true',
-        requestType: 'query with_counts',
-        responseType: '{namespaces}',
-      },
+      config: read('namespaces in use; counts with with_counts=true', 'query with_counts', '{namespaces}'),
     },
     async (request) => {
       const rows = await listNamespaces(store);
@@ -29,16 +22,15 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
     },
   );
 
-  app.post<{ Body: Static<typeof namespaceRenameBody> }>(
+  app.post(
     '/namespaces/rename',
     {
       schema: { body: namespaceRenameBody },
-      config: {
-        access: 'write',
-        description: 'renames a namespace; merges into `to` when it exists',
-        requestType: 'NamespaceRenameRequest',
-        responseType: '{from, to, moved, target_existed}',
-      },
+      config: write(
+        'renames a namespace; merges into `to` when it exists',
+        'NamespaceRenameRequest',
+        '{from, to, moved, target_existed}',
+      ),
     },
     async (request) => {
       const { from } = request.body;
@@ -48,16 +40,15 @@ export const namespaceRoutes: FastifyPluginAsync<MemoryContext> = async (app, { 
     },
   );
 
-  app.post<{ Body: Static<typeof namespaceDeleteBody> }>(
+  app.post(
     '/namespaces/delete',
     {
       schema: { body: namespaceDeleteBody },
-      config: {
-        access: 'write',
-        description: 'refuse (409 while used), merge into target, or deprecate its memories',
-        requestType: 'NamespaceDeleteRequest',
-        responseType: 'NamespaceDeleteResult',
-      },
+      config: write(
+        'refuse (409 while used), merge into target, or deprecate its memories',
+        'NamespaceDeleteRequest',
+        'NamespaceDeleteResult',
+      ),
     },
     async (request) =>
       deleteNamespace(store, request.body.name, request.body.strategy ?? 'refuse', request.body.target?.trim()),

@@ -1,15 +1,14 @@
 import { badRequest } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
 import { RECALL_STRATEGIES, type RecallStrategy } from '../../config.ts';
-import type { MemoryContext } from '../../context.ts';
 import { type DocumentRecallResult, enrichResults, recallDocuments } from '../../documents/recall-documents.ts';
 import type { MemoryFilter } from '../../memories/filters.ts';
 import { buildPack } from '../../recall/pack.ts';
 import { minScoreFor, type RecallResult, recall } from '../../recall/recall.ts';
-import { fraction, isUuid, limit, namespace, optionalString, timestamp } from '../../schemas/parse.ts';
+import { namespace, optionalString, timestamp } from '../../schemas/parse.ts';
 import { recallBody } from '../../schemas/requests.ts';
+import { type RoutePlugin, read } from '../define.ts';
 
-const SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
+const _SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
 export const RECALL_LIMIT = { default: 10, max: 100 };
 const DEFAULT_BUDGET_CHARS = 4000;
 
@@ -29,32 +28,29 @@ export function filterFrom(body: Record<string, unknown>): MemoryFilter {
   return filter;
 }
 
-export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store, config }) => {
-  app.post<{ Body: Record<string, unknown> & { query: string } }>(
+/** The strategy a request names, or the configured one; the message for a wrong one is part of the recall contract. */
+export function strategyOf(name: string | undefined, fallback: RecallStrategy): RecallStrategy {
+  if (name === undefined) return fallback;
+  if (!RECALL_STRATEGIES.includes(name as RecallStrategy))
+    throw badRequest(`unknown strategy ${JSON.stringify(name)}; valid strategies: ${RECALL_STRATEGIES.join(', ')}`);
+  return name as RecallStrategy;
+}
+
+export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
+  app.post(
     '/recall',
     {
       schema: { body: recallBody },
-      config: {
-        access: 'read',
-        description: 'ranked memories by meaning and keyword; a ContextPack with `pack`',
-        requestType: 'RecallRequest',
-        responseType: 'RecallResult[] | ContextPack',
-      },
+      config: read(
+        'ranked memories by meaning and keyword; a ContextPack with `pack`',
+        'RecallRequest',
+        'RecallResult[] | ContextPack',
+      ),
     },
     async (request) => {
       const body = request.body;
-      const strategy = (body.strategy ?? config.DEFAULT_RECALL_STRATEGY) as RecallStrategy;
-      if (!RECALL_STRATEGIES.includes(strategy)) {
-        throw badRequest(
-          `unknown strategy ${JSON.stringify(body.strategy)}; valid strategies: ${RECALL_STRATEGIES.join(', ')}`,
-        );
-      }
+      const strategy = strategyOf(body.strategy, config.DEFAULT_RECALL_STRATEGY);
       const searchType = body.search_type ?? 'all';
-      if (!SEARCH_TYPES.includes(searchType as (typeof SEARCH_TYPES)[number])) {
-        throw badRequest(
-          `unknown search_type ${JSON.stringify(body.search_type)}; valid values: ${SEARCH_TYPES.join(', ')}`,
-        );
-      }
       const filter = filterFrom(body);
       const explain = body.explain === true;
       if (explain) {
@@ -66,27 +62,10 @@ export const recallRoutes: FastifyPluginAsync<MemoryContext> = async (app, { sto
           if (body[field] !== undefined) throw badRequest(`explain cannot be combined with ${field}`);
         }
       }
-      const minScore = minScoreFor(
-        fraction(body.min_score, 'min_score'),
-        body.strict as boolean | undefined,
-        body.pack === true,
-      );
-      const max = limit(body.limit, RECALL_LIMIT.default, RECALL_LIMIT.max);
-      let excludeIds: string[] = [];
-      if (body.exclude_ids !== undefined) {
-        if (!Array.isArray(body.exclude_ids) || !body.exclude_ids.every(isUuid)) {
-          throw badRequest('exclude_ids must be an array of memory ids (UUIDs)');
-        }
-        excludeIds = (body.exclude_ids as string[]).map((s) => s.toLowerCase());
-      }
-      let budget = DEFAULT_BUDGET_CHARS;
-      if (body.budget_chars !== undefined) {
-        const b = body.budget_chars;
-        if (typeof b !== 'number' || !Number.isInteger(b) || b < 1 || b > 1_000_000) {
-          throw badRequest('budget_chars must be a whole number from 1 to 1000000');
-        }
-        budget = b;
-      }
+      const minScore = minScoreFor(body.min_score, body.strict, body.pack === true);
+      const max = body.limit ?? RECALL_LIMIT.default;
+      const excludeIds = (body.exclude_ids ?? []).map((s) => s.toLowerCase());
+      const budget = body.budget_chars ?? DEFAULT_BUDGET_CHARS;
       const pack = body.pack === true;
       const query = body.query.trim();
       if (!query) throw badRequest('query must not be empty');

@@ -1,32 +1,25 @@
 import { badRequest } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { Static } from 'typebox';
-import type { MemoryContext } from '../../context.ts';
 import { inferMemoryType } from '../../memories/memory-types.ts';
 import { toMemoryJson } from '../../memories/record.ts';
-import { fraction, namespace, object, optionalString, timestamp } from '../../schemas/parse.ts';
+import { namespace, optionalString, timestamp } from '../../schemas/parse.ts';
 import { rememberBody } from '../../schemas/requests.ts';
+import { type RoutePlugin, write } from '../define.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
 
-export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.post<{ Body: Static<typeof rememberBody> }>(
+export const rememberRoutes: RoutePlugin = async (app, { store }) => {
+  app.post(
     '/remember',
     {
       schema: { body: rememberBody },
-      config: {
-        access: 'write',
-        description: 'stores a memory',
-        requestType: 'RememberRequest',
-        responseType: 'Memory',
-      },
+      config: write('stores a memory', 'RememberRequest', 'Memory'),
     },
     async (request, reply) => {
       const body = request.body;
       const content = body.content.trim();
       if (!content) throw badRequest('content must not be empty');
       const inferred = body.type === undefined;
-      const metadata = { ...(object(body.metadata, 'metadata') ?? {}) };
+      const metadata = { ...body.metadata };
       const category = optionalString(body.category, 'category');
       const entity = optionalString(body.entity, 'entity');
       if (category !== undefined) metadata.category = category;
@@ -48,7 +41,7 @@ export const rememberRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
         validFrom,
         validUntil,
         detectContradiction: body.detect_contradiction === true,
-        importance: fraction(body.importance, 'importance'),
+        importance: body.importance,
         pinned: body.pinned === true,
         evidence: { type_inferred: inferred },
       });

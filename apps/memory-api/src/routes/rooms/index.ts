@@ -1,6 +1,4 @@
 import { badRequest } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { MemoryContext } from '../../context.ts';
 import {
   applyConsolidation,
   MAX_MERGES_PER_CALL,
@@ -23,7 +21,8 @@ import {
   updateRoom,
 } from '../../rooms/room-store.ts';
 import { roomDocuments, summarizeRoom } from '../../rooms/room-summary.ts';
-import { fraction, limit, namespace, optionalString, timestamp, uuid } from '../../schemas/parse.ts';
+import { limit, namespace, optionalString, timestamp, uuid } from '../../schemas/parse.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 import {
   roomConsolidateBody,
   roomCreateBody,
@@ -39,30 +38,22 @@ import {
   roomUpdateBody,
 } from './schemas.ts';
 
-type Body = Record<string, unknown>;
-
 export const ROOM_RECALL_LIMIT = { default: 10, max: 100 };
 export const ROOM_MEMORIES_LIMIT = { default: 50, max: 1000 };
-export const SUMMARY_MAX_CLUSTERS = { default: 20, max: 200 };
+export const SUMMARY_MAX_CLUSTERS = 20;
 
-const description = (value: unknown) => {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > 2000)
+const description = (value: string | undefined) => {
+  if (value !== undefined && value.length > 2000)
     throw badRequest('description must be a string of at most 2000 characters');
   return value;
 };
 
-export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.post<{ Body: Body }>(
+export const roomRoutes: RoutePlugin = async (app, { store }) => {
+  app.post(
     '/room/create',
     {
       schema: { body: roomCreateBody },
-      config: {
-        access: 'write',
-        description: 'creates a room (409 when the name is taken)',
-        requestType: '{name, title?, description?, namespace?}',
-        responseType: 'Room',
-      },
+      config: write('creates a room (409 when the name is taken)', '{name, title?, description?, namespace?}', 'Room'),
     },
     async (request, reply) => {
       const body = request.body;
@@ -77,16 +68,15 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.get<{ Querystring: { namespace?: string } }>(
+  app.get(
     '/room/list',
     {
       schema: { querystring: roomListQuery },
-      config: {
-        access: 'read',
-        description: 'all rooms (of one namespace with ?namespace=), with member and document counts',
-        requestType: 'query namespace?',
-        responseType: 'Room[]',
-      },
+      config: read(
+        'all rooms (of one namespace with ?namespace=), with member and document counts',
+        'query namespace?',
+        'Room[]',
+      ),
     },
     async (request) => {
       const rows = await listRooms(store, namespace(request.query.namespace));
@@ -99,40 +89,38 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/remember',
     {
       schema: { body: roomRememberBody },
-      config: {
-        access: 'write',
-        description: 'stores a memory and links it into the room (an existing near-duplicate is linked instead)',
-        requestType: 'RoomRememberRequest',
-        responseType: 'RoomMemory',
-      },
+      config: write(
+        'stores a memory and links it into the room (an existing near-duplicate is linked instead)',
+        'RoomRememberRequest',
+        'RoomMemory',
+      ),
     },
     async (request, reply) => {
       const room = await requireRoom(store, roomId(request.body.room_id));
-      const stored = await rememberInRoom(store, room, request.body as Body & { content: unknown });
+      const stored = await rememberInRoom(store, room, request.body);
       return reply.code(stored.created ? 201 : 200).send(stored.body);
     },
   );
 
-  const memberFilter = (q: Body): MemberFilter => ({
+  const memberFilter = (q: { author?: string; namespace?: string; at?: string }): MemberFilter => ({
     author: optionalString(q.author, 'author'),
     namespace: namespace(q.namespace),
     at: timestamp(q.at, 'at'),
   });
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/recall',
     {
       schema: { body: roomRecallBody },
-      config: {
-        access: 'read',
-        description: 'semantic search among a room’s memories; chronological without a query',
-        requestType: 'RoomRecallRequest',
-        responseType: 'RoomMemory[]',
-      },
+      config: read(
+        'semantic search among a room’s memories; chronological without a query',
+        'RoomRecallRequest',
+        'RoomMemory[]',
+      ),
     },
     async (request) => {
       const body = request.body;
@@ -140,11 +128,11 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
       const query = typeof body.query === 'string' ? body.query.trim() : '';
       if (query.length > 10_000) throw badRequest('query must be at most 10000 characters');
       const filter = memberFilter(body);
-      const minScore = fraction(body.min_score, 'min_score') ?? 0;
+      const minScore = body.min_score ?? 0;
       if (!query) {
         return chronologicalMembers(store, room.id, filter, {
-          limit: limit(body.limit, ROOM_MEMORIES_LIMIT.default, ROOM_MEMORIES_LIMIT.max),
-          offset: (body.offset as number | undefined) ?? 0,
+          limit: body.limit ?? ROOM_MEMORIES_LIMIT.default,
+          offset: body.offset ?? 0,
         });
       }
       return semanticMembers(store, room.id, query, filter, {
@@ -154,16 +142,15 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.get<{ Querystring: Body }>(
+  app.get(
     '/room/memories',
     {
       schema: { querystring: roomMemoriesQuery },
-      config: {
-        access: 'read',
-        description: 'a room’s memories in the order they joined; optional author, namespace',
-        requestType: 'query room_id, author?, namespace?, limit?, offset?',
-        responseType: 'RoomMemory[]',
-      },
+      config: read(
+        'a room’s memories in the order they joined; optional author, namespace',
+        'query room_id, author?, namespace?, limit?, offset?',
+        'RoomMemory[]',
+      ),
     },
     async (request) => {
       const q = request.query;
@@ -173,28 +160,27 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
         room.id,
         { author: optionalString(q.author, 'author'), namespace: namespace(q.namespace) },
         {
-          limit: limit(q.limit, ROOM_MEMORIES_LIMIT.default, ROOM_MEMORIES_LIMIT.max),
-          offset: (q.offset as number | undefined) ?? 0,
+          limit: q.limit ?? ROOM_MEMORIES_LIMIT.default,
+          offset: q.offset ?? 0,
         },
       );
     },
   );
 
-  const summaryOptions = (body: Body) => ({
-    threshold: fraction(body.threshold, 'threshold') ?? store.thresholds.link,
-    maxClusters: limit(body.max_clusters, SUMMARY_MAX_CLUSTERS.default, SUMMARY_MAX_CLUSTERS.max, 'max_clusters'),
+  const summaryOptions = (body: { threshold?: number; max_clusters?: number }) => ({
+    threshold: body.threshold ?? store.thresholds.link,
+    maxClusters: body.max_clusters ?? SUMMARY_MAX_CLUSTERS,
   });
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/summary',
     {
       schema: { body: roomSummaryBody },
-      config: {
-        access: 'read',
-        description: 'statistics and memory clusters of a room (deprecated memories excluded)',
-        requestType: '{room_id, threshold?, max_clusters?}',
-        responseType: 'RoomSummary',
-      },
+      config: read(
+        'statistics and memory clusters of a room (deprecated memories excluded)',
+        '{room_id, threshold?, max_clusters?}',
+        'RoomSummary',
+      ),
     },
     async (request) => {
       const room = await requireRoom(store, roomId(request.body.room_id));
@@ -202,16 +188,15 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/summary-document',
     {
       schema: { body: roomSummaryBody },
-      config: {
-        access: 'read',
-        description: 'a room summary of its reference memories and documents (deprecated excluded)',
-        requestType: '{room_id, threshold?, max_clusters?}',
-        responseType: 'RoomDocumentSummary',
-      },
+      config: read(
+        'a room summary of its reference memories and documents (deprecated excluded)',
+        '{room_id, threshold?, max_clusters?}',
+        'RoomDocumentSummary',
+      ),
     },
     async (request) => {
       const room = await requireRoom(store, roomId(request.body.room_id));
@@ -225,24 +210,23 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/consolidate',
     {
       schema: { body: roomConsolidateBody },
-      config: {
-        access: 'write',
-        description: `plans (default) or applies merging of near-duplicate room members, at most ${MAX_MERGES_PER_CALL} per call`,
-        requestType: '{room_id, threshold?, apply?, dry_run?, max_merges?}',
-        responseType: 'RoomConsolidation',
-      },
+      config: write(
+        `plans (default) or applies merging of near-duplicate room members, at most ${MAX_MERGES_PER_CALL} per call`,
+        '{room_id, threshold?, apply?, dry_run?, max_merges?}',
+        'RoomConsolidation',
+      ),
     },
     async (request) => {
       const body = request.body;
       const room = await requireRoom(store, roomId(body.room_id));
       if (body.apply === true && body.dry_run === true) throw badRequest('apply and dry_run contradict each other');
       const apply = body.apply === true || body.dry_run === false;
-      const threshold = fraction(body.threshold, 'threshold') ?? store.thresholds.duplicate;
-      const budget = limit(body.max_merges, MAX_MERGES_PER_CALL, MAX_MERGES_PER_CALL, 'max_merges');
+      const threshold = body.threshold ?? store.thresholds.duplicate;
+      const budget = body.max_merges ?? MAX_MERGES_PER_CALL;
       const plan = await planConsolidation(store, room.id, threshold);
       const candidates = plan.groups.reduce((n, g) => n + g.remove.length, 0);
       const base = {
@@ -268,47 +252,44 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/stats',
     {
       schema: { body: roomStatsBody },
-      config: {
-        access: 'read',
-        description: 'member counts of a room, deprecated memories included, then split active/deprecated',
-        requestType: '{room_id}',
-        responseType: 'RoomStats',
-      },
+      config: read(
+        'member counts of a room, deprecated memories included, then split active/deprecated',
+        '{room_id}',
+        'RoomStats',
+      ),
     },
     async (request) => roomStats(store, await requireRoom(store, roomId(request.body.room_id))),
   );
 
-  app.delete<{ Querystring: { room_id?: string }; Body: Body | undefined }>(
+  app.delete(
     '/room/delete',
     {
-      schema: { querystring: roomIdQuery },
-      config: {
-        access: 'write',
-        description: 'deletes a room and its links; memories and documents stay',
-        requestType: 'query room_id',
-        responseType: '{deleted, room_id, unlinked_memories, unlinked_documents}',
-      },
+      schema: { querystring: roomIdQuery, body: roomIdQuery },
+      config: write(
+        'deletes a room and its links; memories and documents stay',
+        'query room_id',
+        '{deleted, room_id, unlinked_memories, unlinked_documents}',
+      ),
     },
     async (request) => {
-      const id = roomId(request.query.room_id ?? (request.body as Body | undefined)?.room_id);
+      const id = roomId(request.query.room_id ?? request.body.room_id);
       return { room_id: id, ...(await deleteRoom(store, id)) };
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/rename',
     {
       schema: { body: roomRenameBody },
-      config: {
-        access: 'write',
-        description: 'renames a room with all its member and document links, in one transaction',
-        requestType: '{from, to}',
-        responseType: '{from, to, members, documents}',
-      },
+      config: write(
+        'renames a room with all its member and document links, in one transaction',
+        '{from, to}',
+        '{from, to, members, documents}',
+      ),
     },
     async (request) => {
       const from = roomId(request.body.from, 'from');
@@ -318,16 +299,15 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/update',
     {
       schema: { body: roomUpdateBody },
-      config: {
-        access: 'write',
-        description: 'changes the title and/or description of a room; omitted fields stay',
-        requestType: '{room_id, title?, description?}',
-        responseType: 'Room',
-      },
+      config: write(
+        'changes the title and/or description of a room; omitted fields stay',
+        '{room_id, title?, description?}',
+        'Room',
+      ),
     },
     async (request) => {
       const body = request.body;
@@ -337,16 +317,15 @@ export const roomRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store
     },
   );
 
-  app.post<{ Body: Body }>(
+  app.post(
     '/room/memory/move',
     {
       schema: { body: roomMemoryMoveBody },
-      config: {
-        access: 'write',
-        description: 'moves a memory’s link to another room, keeping author, role and joined_at',
-        requestType: '{memory_id, from_room, to_room}',
-        responseType: 'RoomLink',
-      },
+      config: write(
+        'moves a memory’s link to another room, keeping author, role and joined_at',
+        '{memory_id, from_room, to_room}',
+        'RoomLink',
+      ),
     },
     async (request) => {
       const body = request.body;

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { MAX_MERGES_PER_CALL } from '../../rooms/room-consolidate.ts';
 import {
   Fraction,
   Limit,
@@ -7,7 +8,6 @@ import {
   Namespace,
   Offset,
   OptBool,
-  OptInt,
   OptText,
   Strict,
   Tags,
@@ -42,7 +42,7 @@ export const roomRecallBody = Strict({
   at: Timestamp('time travel'),
   author: OptText(),
   namespace: Namespace,
-  limit: Limit,
+  limit: Limit(1000),
   offset: Offset,
   min_score: Fraction('minimum score'),
 });
@@ -50,14 +50,14 @@ export const roomRecallBody = Strict({
 export const roomSummaryBody = Strict({
   room_id: RoomId,
   threshold: Fraction('cluster threshold'),
-  max_clusters: OptInt(),
+  max_clusters: Limit(200, 'clusters shown, default 20'),
 });
 export const roomConsolidateBody = Strict({
   room_id: RoomId,
   threshold: Fraction('merge threshold'),
   apply: OptBool(),
   dry_run: OptBool(),
-  max_merges: OptInt(),
+  max_merges: Limit(MAX_MERGES_PER_CALL, `merges this call, default ${MAX_MERGES_PER_CALL}`),
 });
 export const roomStatsBody = roomOnly;
 export const roomListQuery = Strict({ namespace: Namespace });
@@ -65,7 +65,7 @@ export const roomMemoriesQuery = Strict({
   room_id: OptText('room id'),
   author: OptText(),
   namespace: Namespace,
-  limit: Limit,
+  limit: Limit(1000),
   offset: Offset,
 });
 export const roomIdQuery = Strict({ room_id: OptText('room id') });
@@ -85,10 +85,7 @@ export const roomDocumentBody = Strict({
   author: OptText(),
 });
 export const roomDocumentListBody = roomOnly;
-export const roomDocumentRefBody = Strict({
-  room_id: RoomId,
-  id: OptText('document id'),
-  slug: OptText(),
-  namespace: Namespace,
-  added_by: OptText(),
-});
+const roomDocumentRef = { id: OptText('document id'), slug: OptText(), namespace: Namespace };
+export const roomDocumentRefBody = Strict({ room_id: RoomId, ...roomDocumentRef, added_by: OptText() });
+/** DELETE /room/document/remove: in the query, or (when the query names no room) a JSON body. */
+export const roomDocumentRemoveQuery = Strict({ room_id: OptText('room id'), ...roomDocumentRef });

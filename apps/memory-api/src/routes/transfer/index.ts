@@ -1,23 +1,21 @@
 import { Readable } from 'node:stream';
 import { badRequest } from '@trove/service-kit';
-import type { FastifyPluginAsync } from 'fastify';
-import type { MemoryContext } from '../../context.ts';
 import { parseImport } from '../../memories/import-records.ts';
 import { exportMemories, importMemories } from '../../memories/transfer.ts';
 import { namespace } from '../../schemas/parse.ts';
 import { exportQuery, importBody } from '../../schemas/requests.ts';
+import { type RoutePlugin, read, write } from '../define.ts';
 
-export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { store }) => {
-  app.post<{ Body: { content: string; namespace?: string; tags?: string[] } }>(
+export const transferRoutes: RoutePlugin = async (app, { store }) => {
+  app.post(
     '/import',
     {
       schema: { body: importBody },
-      config: {
-        access: 'write',
-        description: 'imports memories from JSONL (one memory per line); into another namespace it copies with new ids',
-        requestType: 'ImportRequest',
-        responseType: '{imported, skipped, already_present, copied_with_new_ids, total}',
-      },
+      config: write(
+        'imports memories from JSONL (one memory per line); into another namespace it copies with new ids',
+        'ImportRequest',
+        '{imported, skipped, already_present, copied_with_new_ids, total}',
+      ),
     },
     async (request) => {
       const target = namespace(request.body.namespace);
@@ -27,16 +25,15 @@ export const transferRoutes: FastifyPluginAsync<MemoryContext> = async (app, { s
     },
   );
 
-  app.get<{ Querystring: { namespace?: string; format?: 'json' | 'jsonl'; after?: string } }>(
+  app.get(
     '/export',
     {
       schema: { querystring: exportQuery },
-      config: {
-        access: 'read',
-        description: 'every memory (deprecated too) as a JSON array, or JSONL with format=jsonl; streamed, by id',
-        requestType: 'query namespace, format, after',
-        responseType: 'Memory[]',
-      },
+      config: read(
+        'every memory (deprecated too) as a JSON array, or JSONL with format=jsonl; streamed, by id',
+        'query namespace, format, after',
+        'Memory[]',
+      ),
     },
     async (request, reply) => {
       const format = request.query.format ?? 'json';
