@@ -72,7 +72,7 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 
 {{/* DATABASE_URL of a component using the bundled Postgres. */}}
 {{- define "trove.bundledDatabaseUrl" -}}
-{{- $pw := required "postgresql.auth.postgresPassword is required when postgresql.enabled" .root.Values.postgresql.auth.postgresPassword -}}
+{{- $pw := required (printf "components.%s: the bundled Postgres needs postgresql.auth.postgresPassword to make DATABASE_URL, or components.%s.existingSecret with a DATABASE_URL key" .key .key) .root.Values.postgresql.auth.postgresPassword -}}
 {{- printf "postgres://postgres:%s@%s-postgresql:5432/%s" (urlquery $pw) .root.Release.Name (required (printf "components.%s.database names its database in the bundled Postgres" .key) .c.database) -}}
 {{- end -}}
 
@@ -84,7 +84,8 @@ app.kubernetes.io/component: {{ .key | kebabcase }}
 {{- if and .c.useRedis (include "trove.redisUrl" .root) (not .root.Values.redis.existingSecret) (not (hasKey $data "REDIS_URL")) -}}
 {{- $_ := set $data "REDIS_URL" (include "trove.redisUrl" .root) -}}
 {{- end -}}
-{{- if and .c.useDatabase .root.Values.postgresql.enabled (not (hasKey $data "DATABASE_URL")) -}}
+{{- /* With the bundled Postgres the URL is made from its password, unless the component's own Secret holds it. */ -}}
+{{- if and .c.useDatabase .root.Values.postgresql.enabled (not .c.existingSecret) (not (hasKey $data "DATABASE_URL")) -}}
 {{- $_ := set $data "DATABASE_URL" (include "trove.bundledDatabaseUrl" .) -}}
 {{- end -}}
 {{- toYaml $data -}}
