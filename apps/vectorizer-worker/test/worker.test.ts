@@ -110,8 +110,16 @@ describe('vectorizer-worker on loopback', () => {
     expect(optimised.paths).toBeUndefined();
     expect(optimised.document).toHaveLength(0);
     const plain = await client.optimize({ svg: vectorize(image, {}).svg, preset: 'default', iterations: 1 });
-    // The count of removed unsafe pieces leads the answer (see optimizedToWire).
-    expect(plain.svg).toBe(`<!--trove-removed:0-->${optimised.svg}`);
+    // The count of removed unsafe pieces is its own field; the SVG is the document alone.
+    expect(plain.svg).toBe(optimised.svg);
+    expect(plain.unsafeRemoved).toBe(0);
+    const unsafe = await client.optimize({
+      svg: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><image href="file:///etc/passwd"/></svg>',
+      preset: 'none',
+      iterations: 1,
+    });
+    expect(unsafe.unsafeRemoved).toBe(2);
+    expect(unsafe.svg).not.toMatch(/script|passwd|trove-removed/);
   });
 
   it('takes images far above gRPC default 4 MB message size, up to MAX_IMAGE_PIXELS', async () => {

@@ -1,8 +1,10 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { TraceOptionsSchema, TraceResponseSchema } from '@trove/proto/vectorize/v1';
+import { OptimizeResponseSchema, TraceOptionsSchema, TraceResponseSchema } from '@trove/proto/vectorize/v1';
 import { validateOptions, vectorize } from '@trove/vectorize';
 import { describe, expect, it } from 'vitest';
 import {
+  optimizedFromWire,
+  optimizedToWire,
   optionsFromWire,
   optionsToWire,
   outputFromWire,
@@ -81,6 +83,26 @@ describe('the wire format', () => {
     expect(() => settingsFromWire({ preset: 'default', multipass: true, iterations: 101 })).toThrow(
       /iterations must be from 1 to 100/,
     );
+  });
+
+  it('carries the count of removed unsafe pieces in its own field, and reads the comment older workers sent', () => {
+    const sent = create(OptimizeResponseSchema, optimizedToWire({ svg: '<svg/>', removed: 0 }));
+    const received = fromBinary(OptimizeResponseSchema, toBinary(OptimizeResponseSchema, sent));
+    expect(received.unsafeRemoved).toBe(0);
+    expect(optimizedFromWire(received)).toEqual({ svg: '<svg/>', removed: 0 });
+    // A worker from before the field: unset field, count in a leading comment.
+    const legacy = fromBinary(
+      OptimizeResponseSchema,
+      toBinary(OptimizeResponseSchema, create(OptimizeResponseSchema, { svg: '<!--trove-removed:3--><svg/>' })),
+    );
+    expect(legacy.unsafeRemoved).toBeUndefined();
+    expect(optimizedFromWire(legacy)).toEqual({ svg: '<svg/>', removed: 3 });
+    // With the field set, a comment the document itself begins with is content, not a count.
+    expect(optimizedFromWire({ svg: '<!--trove-removed:9--><svg/>', unsafeRemoved: 1 })).toEqual({
+      svg: '<!--trove-removed:9--><svg/>',
+      removed: 1,
+    });
+    expect(() => optimizedFromWire({ svg: '<svg/>' })).toThrow(/without its count/);
   });
 
   it('reads worker targets: one name, a dns:/// name, IPv6, or a list', () => {

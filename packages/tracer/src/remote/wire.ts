@@ -123,19 +123,19 @@ export function outputFromWire(wire: TraceResponse): TraceOutput {
 }
 
 /**
- * OptimizeResponse carries only the SVG, and the proto belongs to the contract shared with other
- * teams; until it gains a field, the worker puts the count of removed unsafe pieces in a comment
- * that always leads its answer, and the client takes it off. Always present, so an upload that
- * itself begins with such a comment cannot pass for the count.
+ * The count of removed unsafe pieces travels in OptimizeResponse.unsafe_removed. Workers from
+ * before that field put it in a comment leading the SVG instead; while the field is unset (such a
+ * worker during a rolling deploy), the client still takes the count from that comment.
  */
-const REMOVED_MARK = /^<!--trove-removed:(\d+)-->/;
+const LEGACY_REMOVED_MARK = /^<!--trove-removed:(\d+)-->/;
 
-export function optimizedToWire(output: OptimizedSvg): { svg: string } {
-  return { svg: `<!--trove-removed:${output.removed}-->${output.svg}` };
+export function optimizedToWire(output: OptimizedSvg): { svg: string; unsafeRemoved: number } {
+  return { svg: output.svg, unsafeRemoved: output.removed };
 }
 
-export function optimizedFromWire(wire: { svg: string }): OptimizedSvg {
-  const mark = REMOVED_MARK.exec(wire.svg);
+export function optimizedFromWire(wire: { svg: string; unsafeRemoved?: number }): OptimizedSvg {
+  if (wire.unsafeRemoved !== undefined) return { svg: wire.svg, removed: wire.unsafeRemoved };
+  const mark = LEGACY_REMOVED_MARK.exec(wire.svg);
   if (!mark) throw new Error('the worker answered an optimised SVG without its count of removed pieces');
   return { svg: wire.svg.slice(mark[0].length), removed: Number(mark[1]) };
 }
