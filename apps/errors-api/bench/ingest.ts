@@ -14,17 +14,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { createThrowawayDatabase } from '@trove/data';
 import { createLogger } from '@trove/service-kit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildErrorsApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
-import { type PayloadSet, payloadSet } from './payloads.ts';
+import { load, percentile } from './load.ts';
+import { payloadSet } from './payloads.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP_SECONDS = 1;
-const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 100_000);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').map(Number);
 const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const logger = createLogger({ service: 'errors-api', level: 'silent', format: 'json' });
@@ -81,30 +80,6 @@ const postgres = (serverUrl: string) =>
     return { env: { DATABASE_URL: db.url, MIGRATE_ON_START: 'apply', DATABASE_POOL_MAX: '10' }, cleanup: db.drop };
   });
 
-function load(url: string, set: PayloadSet, concurrency: number) {
-  return new Promise<{ latencies: number[]; errors: number; elapsedS: number }>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-      workerData: {
-        url,
-        concurrency,
-        seconds: SECONDS,
-        warmupSeconds: WARMUP_SECONDS,
-        maxRequests: MAX_REQUESTS,
-        gzip: set.gzip,
-        tails: set.tails,
-        tailLengths: set.tailLengths,
-      },
-    });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
-
 async function main() {
   const sizes = (process.env.BENCH_SIZES ?? '5,50').split(',');
   const sets = [
@@ -124,7 +99,12 @@ async function main() {
       const port = await listen(app);
       for (const set of sets) {
         for (const concurrency of CONCURRENCY) {
-          const { latencies, errors, elapsedS } = await load(`http://127.0.0.1:${port}${path}`, set, concurrency);
+          const { latencies, errors, elapsedS } = await load(
+            `http://127.0.0.1:${port}${path}`,
+            set,
+            concurrency,
+            SECONDS,
+          );
           latencies.sort((a, b) => a - b);
           const row = [
             target.name,

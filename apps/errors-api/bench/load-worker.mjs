@@ -1,11 +1,13 @@
-// Load generator, in a worker thread so the server's event loop is not the client's.
+// Load generator, in a worker thread so the server's event loop is not the client's, or in a child
+// process (forked; its settings arrive as the first message) so the server's CPU time excludes it.
 // Keeps `concurrency` requests in flight over keep-alive connections for `seconds`.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 
-const { url, concurrency, seconds, maxRequests, gzip, tails, tailLengths, warmupSeconds } = workerData;
+const settings = workerData ?? (await new Promise((resolve) => process.once('message', resolve)));
+const { url, concurrency, seconds, maxRequests, gzip, tails, tailLengths, warmupSeconds } = settings;
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const tailBuffers = tails.map((t) => Buffer.from(t));
@@ -38,7 +40,7 @@ function send(payload) {
   });
 }
 
-async function run(durationS, record) {
+async function run(durationS) {
   const latencies = [];
   let errors = 0;
   let sent = 0;
@@ -55,10 +57,11 @@ async function run(durationS, record) {
   }
   await Promise.all(Array.from({ length: concurrency }, (_, n) => client(n)));
   const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
-  return record ? { latencies, errors, elapsedS } : undefined;
+  return { latencies, errors, elapsedS };
 }
 
-await run(warmupSeconds, false);
-const result = await run(seconds, true);
+const warmup = await run(warmupSeconds);
+const result = { ...(await run(seconds)), warmupAnswered: warmup.latencies.length };
 agent.destroy();
-parentPort.postMessage(result);
+if (parentPort) parentPort.postMessage(result);
+else process.send(result, () => process.disconnect());
