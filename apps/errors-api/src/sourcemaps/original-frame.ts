@@ -25,9 +25,12 @@ const indentOf = (line: string) => /^\s*/.exec(line)?.[0].length ?? 0;
  * The name of the function around an original line, read from the source: a minified stack names
  * `a` or `r`, and a map names the token at a position, not the function it is in. Walks up from the
  * line to the nearest less indented line that declares a function, method or arrow function.
+ * Null for a statement at the top of the module (not indented, declaring nothing): it runs in no
+ * function, and the map's name there is the function it calls, not the frame's.
  */
-export function enclosingFunction(lines: string[], line: number): string | undefined {
+export function enclosingFunction(lines: string[], line: number): string | null | undefined {
   let indent = indentOf(lines[line - 1] ?? '');
+  const topLevel = indent === 0;
   for (let i = line - 1; i >= 0; i--) {
     const text = lines[i] ?? '';
     if (text.trim() === '') continue;
@@ -37,10 +40,11 @@ export function enclosingFunction(lines: string[], line: number): string | undef
       const name = pattern.exec(text)?.[1];
       if (name && !NOT_FUNCTIONS.has(name)) return name;
     }
+    if (topLevel) return null;
     indent = Math.min(indent, own);
     if (own === 0 && i < line - 1) break;
   }
-  return undefined;
+  return topLevel ? null : undefined;
 }
 
 // Splitting a source into lines costs more than the lookup itself: once per map and source.
@@ -77,10 +81,11 @@ export function originalFrame(
   const pos = originalPositionFor(map, { line, column: Math.max(0, column - 1) });
   if (pos.source === null || pos.line === null) return undefined;
   const lines = sourceLines(map, pos.source);
+  const enclosing = lines && enclosingFunction(lines, pos.line);
   const frame: OriginalFrame = {
     filename: cleanSource(pos.source),
     abs_path: pos.source,
-    function: (lines && enclosingFunction(lines, pos.line)) ?? pos.name ?? minifiedName,
+    function: enclosing === null ? minifiedName : (enclosing ?? pos.name ?? minifiedName),
     lineno: pos.line,
     colno: pos.column + 1,
     // What a library ships is not the app's code, even once it is resolved.
