@@ -1,6 +1,7 @@
 import { createThrowawayDatabase } from '@trove/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { startApp } from '../../../tests/support/processes.ts';
 import { missing } from '../../../tests/support/requirements.ts';
 import { envelope, newEventId } from './support/envelopes.ts';
 import { ADMIN, client, type Running, setUp, startErrorsApi } from './support/harness.ts';
@@ -119,6 +120,28 @@ describe('WebSocket close codes', () => {
       await server.close().catch(() => {});
     }
   });
+});
+
+// The process as run in production: the signals a container stop (SIGTERM) and Ctrl+C (SIGINT) send.
+describe('WebSocket close codes when the process is stopped', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'closes with 1001 on %s and exits 0',
+    async (signal) => {
+      const app = await startApp('errors-api', { DATA_DIR: 'memory://' });
+      try {
+        const { api } = await setUp(app.url);
+        const live = await connect(app.url, api.cookie);
+        const shutdownClose = closed(live.socket);
+        app.child.kill(signal);
+        expect(await shutdownClose).toEqual({ code: 1001, reason: 'server shutting down' });
+        expect(await app.exit).toEqual({ code: 0, signal: null });
+      } finally {
+        await app.stop();
+      }
+      // Starting a process takes tens of seconds on a busy machine (startApp waits up to 150 s).
+    },
+    240_000,
+  );
 });
 
 // Replicas share Postgres and Redis: an event ingested on one reaches sockets on the other.
