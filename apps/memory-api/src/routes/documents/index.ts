@@ -33,8 +33,8 @@ import {
   memoryDocRefsBody,
 } from './schemas.ts';
 
-export const DOC_LIST_LIMIT = { default: 50, max: 1000 };
-export const DOC_SEARCH_LIMIT = { default: 10, max: 100 };
+export const DOC_LIST_LIMIT = 50;
+export const DOC_SEARCH_LIMIT = 10;
 export const DEFAULT_DOC_SEARCH_MODE: DocSearchMode = 'hybrid';
 
 const docSummary = (doc: DocumentRow) => ({ id: doc.id, slug: doc.slug, namespace: doc.namespace, title: doc.title });
@@ -92,7 +92,7 @@ export const documentRoutes: RoutePlugin<MemoryContext> = async (app, { store, c
         namespace: ns,
         rootsOnly: body.roots_only ?? false,
         parent: parentRef(body.parent, 'parent', ns ?? DEFAULT_DOC_NAMESPACE),
-        limit: body.limit ?? DOC_LIST_LIMIT.default,
+        limit: body.limit ?? DOC_LIST_LIMIT,
         offset: body.offset ?? 0,
       });
       return rows.map((r) => toDocumentJson(r, false));
@@ -115,7 +115,7 @@ export const documentRoutes: RoutePlugin<MemoryContext> = async (app, { store, c
       const hits = await searchDocuments(store, {
         query,
         mode: body.mode ?? DEFAULT_DOC_SEARCH_MODE,
-        limit: body.limit ?? DOC_SEARCH_LIMIT.default,
+        limit: body.limit ?? DOC_SEARCH_LIMIT,
         filter: { namespace: namespace(body.namespace), tags: tagList(body.tags) },
         vectorFloor: config.VECTOR_MIN_SIMILARITY,
       });
@@ -194,7 +194,7 @@ export const documentRoutes: RoutePlugin<MemoryContext> = async (app, { store, c
     },
     async ({ body }) => {
       const doc = await requireDocument(store, docRef(body));
-      const take = body.limit ?? DOC_LIST_LIMIT.default;
+      const take = body.limit ?? DOC_LIST_LIMIT;
       return { document: docSummary(doc), memories: await memoriesReferencing(store, doc.id, take) };
     },
   );

@@ -9,7 +9,7 @@ import { recallBody } from '../../schemas/requests.ts';
 import { type RoutePlugin, read } from '../define.ts';
 
 const _SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
-export const RECALL_LIMIT = { default: 10, max: 100 };
+export const RECALL_LIMIT = 10;
 const DEFAULT_BUDGET_CHARS = 4000;
 
 /** Reads a filter from a recall-like body; shared with /search and /list. */
@@ -63,7 +63,7 @@ export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
         }
       }
       const minScore = minScoreFor(body.min_score, body.strict, body.pack === true);
-      const max = body.limit ?? RECALL_LIMIT.default;
+      const max = body.limit ?? RECALL_LIMIT;
       const excludeIds = (body.exclude_ids ?? []).map((s) => s.toLowerCase());
       const budget = body.budget_chars ?? DEFAULT_BUDGET_CHARS;
       const pack = body.pack === true;

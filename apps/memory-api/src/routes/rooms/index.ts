@@ -39,7 +39,7 @@ import {
 } from './schemas.ts';
 
 export const ROOM_RECALL_LIMIT = { default: 10, max: 100 };
-export const ROOM_MEMORIES_LIMIT = { default: 50, max: 1000 };
+export const ROOM_MEMORIES_LIMIT = 50;
 export const SUMMARY_MAX_CLUSTERS = 20;
 
 const description = (value: string | undefined) => {
@@ -131,7 +131,7 @@ export const roomRoutes: RoutePlugin = async (app, { store }) => {
       const minScore = body.min_score ?? 0;
       if (!query) {
         return chronologicalMembers(store, room.id, filter, {
-          limit: body.limit ?? ROOM_MEMORIES_LIMIT.default,
+          limit: body.limit ?? ROOM_MEMORIES_LIMIT,
           offset: body.offset ?? 0,
         });
       }
@@ -160,7 +160,7 @@ export const roomRoutes: RoutePlugin = async (app, { store }) => {
         room.id,
         { author: optionalString(q.author, 'author'), namespace: namespace(q.namespace) },
         {
-          limit: q.limit ?? ROOM_MEMORIES_LIMIT.default,
+          limit: q.limit ?? ROOM_MEMORIES_LIMIT,
           offset: q.offset ?? 0,
         },
       );

@@ -3,9 +3,9 @@ import { namespace, optionalString, tagList, timestamp } from '../../schemas/par
 import { listBody, recentQuery, searchBody } from '../../schemas/requests.ts';
 import { type RoutePlugin, read } from '../define.ts';
 
-export const LIST_LIMIT = { default: 50, max: 1000 };
-const SEARCH_LIMIT = { default: 10, max: 100 };
-const RECENT_LIMIT = { default: 10, max: 100 };
+export const LIST_LIMIT = 50;
+const SEARCH_LIMIT = 10;
+const RECENT_LIMIT = 10;
 
 export const searchRoutes: RoutePlugin = async (app, { store }) => {
   app.post(
@@ -19,7 +19,7 @@ export const searchRoutes: RoutePlugin = async (app, { store }) => {
         store,
         body.query,
         { namespace: namespace(body.namespace), tags: tagList(body.tags) },
-        body.limit ?? SEARCH_LIMIT.default,
+        body.limit ?? SEARCH_LIMIT,
       ),
   );
 
@@ -34,7 +34,7 @@ export const searchRoutes: RoutePlugin = async (app, { store }) => {
       ),
     },
     async ({ body }) => {
-      const take = body.limit ?? LIST_LIMIT.default;
+      const take = body.limit ?? LIST_LIMIT;
       const skip = body.offset ?? 0;
       const tag = optionalString(body.tag, 'tag', 100);
       const filter = {
@@ -57,7 +57,6 @@ export const searchRoutes: RoutePlugin = async (app, { store }) => {
       schema: { querystring: recentQuery },
       config: read('most recently added memories', 'query limit, namespace', 'Memory[]'),
     },
-    async ({ query }) =>
-      newestMemories(store, { namespace: namespace(query.namespace) }, query.limit ?? RECENT_LIMIT.default),
+    async ({ query }) => newestMemories(store, { namespace: namespace(query.namespace) }, query.limit ?? RECENT_LIMIT),
   );
 };
