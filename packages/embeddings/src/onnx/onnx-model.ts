@@ -4,6 +4,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { type Embedder, type EmbedPurpose, normalize } from '../embedder.ts';
 import { type ConcreteDevice, cpuLimit, firstWorking, type OnnxDevice, sessionOptions } from './devices.ts';
 import { filesHash, ModelDirError, type Pooling, readModelDir } from './model-dir.ts';
+import { planRuns } from './runs.ts';
 
 export interface OnnxOptions {
   /** A Hugging Face model directory: tokenizer.json, tokenizer_config.json, onnx/model.onnx, ... */
@@ -27,6 +28,12 @@ const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids', 'position
 /** Most padded tokens one session.run takes; a bigger batch runs in several, shortest texts first. */
 const TOKENS_PER_RUN = 16_384;
 const DEFAULT_MAX_TOKENS = 512;
+/**
+ * On the CPU a run ends where padding would pass 10% of its real tokens: on BERT-small's sizes,
+ * 32 texts of 8-26 tokens cost 25% less CPU per text than padded in one run (5.0 against 6.6 ms,
+ * one thread; 0.25 and 0 gave 5.2 and 5.7).
+ */
+const CPU_PADDING_SLACK = 0.1;
 
 interface Encoded {
   ids: number[];
@@ -135,24 +142,22 @@ export class OnnxModel implements Embedder {
    */
   async embedPrefixed(texts: readonly string[]): Promise<Float32Array[]> {
     const encoded = texts.map((text) => this.encode(text));
-    // Shortest first, so that each run pads to a length close to its texts'.
+    // Shortest first, so that each run pads to a length close to its texts' (planRuns).
     const order = encoded
       .map((_, i) => i)
       .sort((a, b) => (encoded[a]?.ids.length ?? 0) - (encoded[b]?.ids.length ?? 0));
     const out = new Array<Float32Array>(texts.length);
-    for (let start = 0; start < order.length; ) {
-      let end = start + 1;
-      while (
-        end < order.length &&
-        (end - start + 1) * (encoded[order[end] as number]?.ids.length ?? 0) <= TOKENS_PER_RUN
-      )
-        end++;
+    const lengths = order.map((i) => encoded[i]?.ids.length ?? 0);
+    for (const [start, end] of planRuns(
+      lengths,
+      TOKENS_PER_RUN,
+      this.device === 'cpu' ? CPU_PADDING_SLACK : Infinity,
+    )) {
       const chunk = order.slice(start, end);
       const vectors = await this.run(chunk.map((i) => encoded[i] as Encoded));
       chunk.forEach((i, k) => {
         out[i] = vectors[k] as Float32Array;
       });
-      start = end;
     }
     return out;
   }
