@@ -1,9 +1,10 @@
 /**
  * The ingest statement alone, before and after releases and tags, in one process on one embedded
  * database, interleaved batch by batch so that whatever else the machine runs weighs on both
- * alike: `npx tsx apps/errors-api/bench/batch-ab.ts` (BENCH_ROUNDS, BENCH_BATCH).
- * "before" is errors_ingest_batch as migration 20261126102800 defined it (no release or
- * environment), given the same prepared events; "after" is today's, which also answers which events
+ * alike: `npx tsx apps/errors-api/bench/batch-ab.ts` (BENCH_ROUNDS, BENCH_BATCH, BENCH_BEFORE).
+ * "before" is errors_ingest_batch as the migration BENCH_BEFORE defined it, by default
+ * 20261124130959 (the statement before issue 31: no release or environment, the issue keeping its
+ * first title), given the same prepared events; "after" is today's, which also answers which events
  * were stored so that their tags are counted later (one statement a second, not timed here).
  */
 import { randomBytes } from 'node:crypto';
@@ -21,9 +22,15 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 32);
 
 const db = await PGlite.create();
 await applyMigrations(pgliteDriver(db), await readMigrations(MIGRATIONS_DIR));
-const before = (
-  await readFile(join(MIGRATIONS_DIR, '20261126102800_issue_follows_latest_event/migration.sql'), 'utf8')
-).replace('"errors_ingest_batch"', '"errors_ingest_batch_before"');
+const migration = await readFile(
+  join(MIGRATIONS_DIR, `${process.env.BENCH_BEFORE ?? '20261124130959_dashboard_rollups'}/migration.sql`),
+  'utf8',
+);
+const before = /CREATE (?:OR REPLACE )?FUNCTION "errors_ingest_batch"[\s\S]*?\$fn\$;/
+  .exec(migration)?.[0]
+  .replace(/^CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION')
+  .replace('"errors_ingest_batch"', '"errors_ingest_batch_before"');
+if (!before) throw new Error('BENCH_BEFORE: that migration defines no errors_ingest_batch');
 await db.exec(before);
 await db.exec(`INSERT INTO projects (name, slug, dsn_key) VALUES ('p', 'p', '${'a'.repeat(32)}')`);
 const [{ id }] = (await db.query<{ id: number }>('SELECT id FROM projects')).rows as [{ id: number }];

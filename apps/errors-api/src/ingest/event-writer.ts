@@ -46,7 +46,7 @@ interface Pending {
  */
 const WRITE_BATCH_SQL = 'SELECT errors_ingest_batch($1::json) AS row';
 
-type BatchRow = IssueRow & { previous_status: string | null; created: boolean; ords: number[] | null };
+type BatchRow = IssueRow & { previous_status: string | null; created: boolean; stored_event_ids: string[] | null };
 
 /** The batch as the ingest function reads it: built as text, since JSON.stringify of the whole is slower. */
 export function batchJson(events: PreparedEvent[]): string {
@@ -157,12 +157,14 @@ export class EventWriter {
   private async store(events: PreparedEvent[]): Promise<IssueChange[]> {
     const slugs = new Map(events.map((e) => [e.projectId, e.projectSlug]));
     const input = batchJson(events);
+    // The statement names the events it stored (not retries of stored ones): their tags are counted.
+    const byId = new Map(events.map((e) => [`${e.projectId}:${e.eventId}`, e]));
     const rows = await this.db.sql.query<{ row: BatchRow | string }>(WRITE_BATCH_SQL, [input]);
     return rows
       .map(({ row }) => (typeof row === 'string' ? (JSON.parse(row) as BatchRow) : row))
-      .map(({ previous_status, created, ords, ...issue }) => {
-        for (const ord of ords ?? []) {
-          const e = events[ord];
+      .map(({ previous_status, created, stored_event_ids, ...issue }) => {
+        for (const eventId of stored_event_ids ?? []) {
+          const e = byId.get(`${issue.project_id}:${eventId}`);
           if (e) this.tags.add(e.projectId, issue.id, e.tags, e.receivedAt);
         }
         return { previous_status, created, ...issue };
