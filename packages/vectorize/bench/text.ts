@@ -1,16 +1,18 @@
 /**
  * Text and thin lines: OCR word recall, ink colour and line continuity of the default trace
- * (engine=auto) beside vtracer (its defaults), on the pictures of text-images.ts.
+ * (engine=auto) beside vtracer (its defaults), on the pictures of text-images.ts (drawn with resvg)
+ * and text-screens.ts (our pages through headless chromium).
  *
  *   npx tsx packages/vectorize/bench/text.ts        (needs tesseract: apt-get install tesseract-ocr)
- *   npx tsx packages/vectorize/bench/text.ts a.png b.png   (held-out pictures instead: recall over
- *   every word read on the source; no ink colours known, so no ΔE)
+ *   npx tsx packages/vectorize/bench/text.ts a.png b.png   (held-out pictures instead: no ink
+ *   colours known, so no ΔE; the words of fixtures/real pictures come from their sources)
  *
  * - OCR word recall: tesseract reads the source, and the render of each SVG at the input size;
  *   recall = share of the source's words (as a multiset, punctuation trimmed, two characters or
- *   more, read with confidence 80 or more, and only words the picture really holds: tesseract
- *   reads line-number gutters as noise) that it also reads on the render (any confidence). Both are enlarged 2x the same way first, since
- *   tesseract reads 11 px text poorly at 1x.
+ *   more, read with confidence 80 or more and steadily (ocr.ts: steadyWords), and only words the
+ *   picture really holds: tesseract reads line-number gutters as noise) that it also reads on the
+ *   render (any confidence). Both are enlarged 2x the same way first, since tesseract reads 11 px
+ *   text poorly at 1x (OCR_SCALE changes it).
  * - Ink ΔE: per ink colour, the pixels drawn fully in it (before noise); CIEDE2000 between the
  *   source's median colour there and the render's. The worst ink per image is printed.
  * - Edge F1: the edge maps of source and render (quality.ts), which falls when thin lines break.
@@ -20,11 +22,12 @@ import { vectorizeRawSync } from '@neplex/vectorizer';
 import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { deltaE } from './color-difference.ts';
-import { ocrWords, wordRecall as recall } from './ocr.ts';
+import { ocrWords, wordRecall as recall, steadyWords } from './ocr.ts';
 import { compare, loadPng, onWhite, type Pixels, renderSvg } from './quality.ts';
 import { median } from './real.ts';
 import { vtracerConfig } from './settings.ts';
 import { type TextImage, textImages } from './text-images.ts';
+import { realVocabulary, textScreens } from './text-screens.ts';
 
 const MIN_RECALL = 0.9;
 /** Source words count only when tesseract reads them with this confidence (it misreads small text). */
@@ -73,15 +76,18 @@ const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : 'inf');
 
 let ok = true;
 const rows: string[][] = [];
-// Pictures named on the command line are held-out checks: no ink colours known, every word the
-// source shows counts.
+// Pictures named on the command line are held-out checks: no ink colours known; the words are
+// those of the picture's source when it is one of fixtures/real (graphviz or HTML), else every
+// word tesseract reads on the source.
 const heldOut: TextImage[] = await Promise.all(
   process.argv.slice(2).map(async (path) => {
     const image = await loadPng(path);
-    return { name: path.split('/').pop() ?? path, kind: 'screenshot', image, clean: image, inks: [], words: new Set() };
+    const name = path.split('/').pop() ?? path;
+    const words = realVocabulary(name) ?? new Set<string>();
+    return { name, kind: 'screenshot', image, clean: image, inks: [], words };
   }),
 );
-const entries = heldOut.length > 0 ? heldOut : textImages();
+const entries = heldOut.length > 0 ? heldOut : [...textImages(), ...(await textScreens())];
 // Warm, as a running service is: every image through our engine a few times before any is timed,
 // so V8 has compiled the code for each path (the first image would otherwise pay for it).
 for (const { image } of entries) for (let i = 0; i < 3; i++) vectorize(image, {});
@@ -95,7 +101,7 @@ for (const entry of entries) {
   ) as [{ ms: number; svg: string }, { ms: number; svg: string }];
   const engine = vectorize(image, {}).engineUsed;
   // What tesseract reads on the source and is really there (not noise read into the gutter).
-  const sourceWords = (await ocrWords(image, SOURCE_CONFIDENCE)).filter(
+  const sourceWords = (await steadyWords(image, SOURCE_CONFIDENCE)).filter(
     (word) => entry.words.size === 0 || entry.words.has(word),
   );
   const sides = [ours, theirs].map((side) => {

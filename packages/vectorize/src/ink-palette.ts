@@ -27,6 +27,10 @@ const MIN_INK_PIXELS = 6;
 const MIN_CORE_SHARE = 0.5;
 /** A core colour that is also a mix joins only this far from every palette colour (RGB). */
 const MIX_INK_GAP = 32;
+/** RGB distance below which two ink colours look the same (about CIEDE2000 2-3 on greys). */
+const INK_JND = 6;
+/** Share of its pixels that must be stroke cores for a colour near another to count as ink. */
+const INK_CORE_SHARE = 0.95;
 
 export interface InkPalette {
   /** Palette colours as RGB keys (r << 16 | g << 8 | b), most common first. */
@@ -184,6 +188,19 @@ export function inkPalette(
     // does: a mix only when its pixels are not the cores of strokes (see coreCounts).
     if (anyMix(key, colors) && (cores[index]! < count * MIN_CORE_SHARE || near.d2 < MIX_INK_GAP * MIX_INK_GAP))
       continue;
+    colors.push(key);
+    weights.push(count);
+  }
+  // Text drawn in a rare colour close to a commoner one (grey-blue captions beside a fringe
+  // shade of the body text, a terminal's dim timestamps) was taken for that colour, a visible
+  // shift (CIEDE2000 3-4.5 measured). A colour whose pixels are mostly stroke cores is ink: it
+  // joins the palette unless one within INK_JND (about a just-noticeable difference) is there.
+  for (const index of ranked) {
+    const count = counts[index]!;
+    if (count < MIN_INK_PIXELS || colors.length === MAX_PALETTE) break;
+    if (cores[index]! < count * INK_CORE_SHARE) continue;
+    const key = keys[index]!;
+    if (nearestIndex(key, colors).d2 <= INK_JND * INK_JND) continue;
     colors.push(key);
     weights.push(count);
   }

@@ -1,0 +1,100 @@
+/**
+ * Screenshots for the OCR benchmark taken by headless chromium (its hinting and anti-aliasing are
+ * not resvg's: 9-px monospace code is where snapping used to lose words), from our own pages in
+ * bench/text-sources/*.html. `npx tsx bench/text-screens.ts` renders them into fixtures/text/
+ * (needs chromium); the benchmark reads the committed PNGs. The words of a picture, and of the
+ * held-out real set (graphviz and HTML sources), come from their sources, so OCR noise read into a
+ * gutter or a bullet is not counted as a word the picture holds.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPng } from './quality.ts';
+import { type TextImage, wordsOf } from './text-images.ts';
+
+const HERE = import.meta.dirname;
+const SOURCES = join(HERE, 'text-sources');
+const OUT = join(HERE, '..', 'fixtures', 'text');
+
+/** name, window width, height. */
+const SCREENS: [string, number, number][] = [
+  ['editor', 560, 250],
+  ['logs', 620, 150],
+  ['docs', 640, 340],
+  ['dashboard', 560, 230],
+];
+
+const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', middot: '·', quot: '"' };
+
+/** The text a page or a graphviz file shows (a superset for graphviz: its keywords count too). */
+export function sourceText(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  // graphviz: line breaks (\n, \l, \r) and record separators ({, |, }, <port>) are not in the labels.
+  if (!path.endsWith('.html')) return text.replace(/\\[nlr]/g, ' ').replace(/<\w*>|[{}|\\]/g, ' ');
+  return text
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<br>|<\/(div|p|tr|td|th|pre|h\d)>/g, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(\w+);/g, (_, name: string) => ENTITIES[name] ?? ' ');
+}
+
+/** Colours a page draws text and lines in (its CSS `color` and border colours), #rrggbb. */
+function pageInks(path: string): string[] {
+  const css = readFileSync(path, 'utf8');
+  const inks = new Set<string>();
+  for (const m of css.matchAll(/(?:^|[;{\s])(?:color|border[\w-]*):[^;}]*?(#[0-9a-f]{6})/gi))
+    inks.add(m[1]!.toLowerCase());
+  return [...inks];
+}
+
+/** The held-out pictures' vocabulary: fixtures/real/<file> → its source under bench/real-sources. */
+export function realVocabulary(file: string): Set<string> | undefined {
+  const manifest = JSON.parse(readFileSync(join(HERE, '..', 'fixtures', 'real', 'manifest.json'), 'utf8')) as {
+    file: string;
+    source: string;
+  }[];
+  const source = manifest.find((entry) => entry.file === file)?.source;
+  if (!source?.startsWith('bench/')) return undefined;
+  return new Set(wordsOf(sourceText(join(HERE, '..', source))));
+}
+
+export async function textScreens(): Promise<TextImage[]> {
+  return Promise.all(
+    SCREENS.map(async ([name]) => {
+      const image = await loadPng(join(OUT, `${name}.png`));
+      const html = join(SOURCES, `${name}.html`);
+      const words = new Set(wordsOf(sourceText(html)));
+      return {
+        name: `${name} (chromium)`,
+        kind: 'screenshot' as const,
+        image,
+        clean: image,
+        inks: pageInks(html),
+        words,
+      };
+    }),
+  );
+}
+
+if (process.argv[1] === import.meta.filename) {
+  for (const [name, width, height] of SCREENS) {
+    const file = join(OUT, `${name}.png`);
+    execFileSync(
+      'chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--hide-scrollbars',
+        '--force-device-scale-factor=1',
+        `--window-size=${width},${height}`,
+        `--screenshot=${file}`,
+        `file://${join(SOURCES, `${name}.html`)}`,
+      ],
+      { stdio: 'pipe' },
+    );
+    if (!existsSync(file)) throw new Error(`chromium wrote no ${file}`);
+    console.log(file);
+  }
+}
