@@ -79,7 +79,10 @@ type Variant = (app: FastifyInstance, src: string) => Promise<void>;
 /** The baseline's ingest statement: the last definition of errors_ingest_batch in its migrations. */
 async function previousStatement(): Promise<string> {
   const dir = join(baselineTree(), 'prisma/errors/migrations');
-  const names = readdirSync(dir).filter((n) => /^\d+_/.test(n)).sort().reverse();
+  const names = readdirSync(dir)
+    .filter((n) => /^\d+_/.test(n))
+    .sort()
+    .reverse();
   for (const name of names) {
     const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');
     const found = /CREATE (?:OR REPLACE )?FUNCTION "errors_ingest_batch"[\s\S]*?\$fn\$;/.exec(sql)?.[0];
