@@ -43,7 +43,8 @@ function samples(): RgbaImage[] {
       else if (d > 80 && d < 96) ring++;
     }
     const paper = [255, 255, 255];
-    const mix = (ink: number[], share: number, under: number[]) => ink.map((c, i) => c * share + under[i]! * (1 - share));
+    const mix = (ink: number[], share: number, under: number[]) =>
+      ink.map((c, i) => c * share + under[i]! * (1 - share));
     const color = mix([200, 30, 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
     return [...color.map(Math.round), 255];
   });
