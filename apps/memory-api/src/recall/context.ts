@@ -12,9 +12,14 @@ export interface Situation {
   /** Lower-cased name of who said or wrote it: metadata `speaker` or `author`, else a `Name:` prefix. */
   speaker: string | null;
   session: string | null;
-  before: string | null;
-  after: string | null;
+  /** The memories written just before it in its namespace, nearest first (NEIGHBOUR_REACH at most). */
+  before: string[];
+  /** The memories written just after it, nearest first. */
+  after: string[];
 }
+
+/** How many turns on each side a candidate's neighbours reach: a reply, and its speaker's next turn. */
+export const NEIGHBOUR_REACH = 2;
 
 /**
  * Whether a memory can be a turn of a conversation (see `sameConversation`): a session, speaker or
@@ -31,10 +36,12 @@ const WANTS_NEIGHBOURS = `c.id = ANY($2::uuid[]) AND ${MAYBE_TURN}`;
 // The whole row: the candidates that make the answer are taken from here, not read again.
 // $1 the memories to read, $2 those of them whose neighbours are wanted.
 const SITUATION_SQL = `SELECT ${MEMORY_SELECT},
-  CASE WHEN ${WANTS_NEIGHBOURS} THEN (SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
-      AND p.created_at < c.created_at AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC LIMIT 1) END AS before,
-  CASE WHEN ${WANTS_NEIGHBOURS} THEN (SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace
-      AND q.created_at > c.created_at AND q.status = 'active' ORDER BY q.namespace, q.created_at LIMIT 1) END AS after
+  CASE WHEN ${WANTS_NEIGHBOURS} THEN ARRAY(SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
+      AND p.created_at < c.created_at AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC
+      LIMIT ${NEIGHBOUR_REACH}) END AS before,
+  CASE WHEN ${WANTS_NEIGHBOURS} THEN ARRAY(SELECT q.id::text FROM memories q WHERE q.namespace = c.namespace
+      AND q.created_at > c.created_at AND q.status = 'active' ORDER BY q.namespace, q.created_at
+      LIMIT ${NEIGHBOUR_REACH}) END AS after
   FROM memories c WHERE c.id = ANY($1::uuid[])`;
 
 const SPEAKER_PREFIX = /^\s*([\p{L}][\p{L}\p{M}'. -]{0,40}?):\s/u;
@@ -50,7 +57,7 @@ function speakerOf(meta: Record<string, unknown>, head: string): string | null {
 /**
  * The situation of each of `ids` in one round trip, with the neighbours of those of `neighboursOf`
  * that can be a conversation's turn: the memories of the same namespace written just before and
- * just after it (two steps along the (namespace, created_at) index each); null for the others.
+ * just after it (steps along the (namespace, created_at) index); none for the others.
  */
 export async function situations(
   store: MemoryStore,
@@ -61,13 +68,13 @@ export async function situations(
   const rows = await store.db.sql.prepare(
     'memory_recall_situations',
     SITUATION_SQL,
-  )<Record<string, unknown> & { before: string | null; after: string | null }>([ids, neighboursOf]);
+  )<Record<string, unknown> & { before: string[] | null; after: string[] | null }>([ids, neighboursOf]);
   const out = new Map<string, Situation>();
   for (const r of rows) {
     const row = fromSqlRow(r);
     const meta = (row.metadata && typeof row.metadata === 'object' ? row.metadata : {}) as Record<string, unknown>;
     const time = memoryTime(meta, row.validFrom, row.createdAt);
-    const session = meta.session ?? meta.session_id ?? meta.conversation_id;
+    const session = meta.session ?? meta.session_id ?? meta.conversation_id ?? meta.session_time;
     const head = row.content.slice(0, 200);
     out.set(row.id, {
       id: row.id,
@@ -75,8 +82,8 @@ export async function situations(
       span: memorySpan(time, head),
       speaker: speakerOf(meta, head),
       session: session === undefined || session === null ? null : String(session),
-      before: r.before,
-      after: r.after,
+      before: r.before ?? [],
+      after: r.after ?? [],
     });
   }
   return out;

@@ -28,14 +28,16 @@ export interface Reranked {
 }
 
 /**
- * The rerank weights, tuned on the tuning half of bench:quality (`QUALITY_HALF=tuning`):
- * `forward` the share of a memory's fused score lent to the memory written just after it (the
- * answer to a question), `back` the share lent to the one just before it ("it was great" needs
- * the turn that said what "it" is), `speaker` the multiplier for memories whose speaker the
- * question names (selects that person's memories, never outweighs content), `time` the
- * multiplier at a perfect match of the question's time.
+ * The rerank weights, tuned with bench:locomo on its tuning conversations: `forward` the share of
+ * a memory's evidence lent to the memory written just after it (the reply that answers it),
+ * `back` to the one just before it ("it was great" needs the turn that said what "it" is),
+ * `forward2` and `back2` to the turns two away (the same speaker's next or previous turn: a
+ * person goes on about what they said a turn ago), `speaker` the multiplier for memories whose
+ * speaker the question names (selects that person's memories, never outweighs content), `time`
+ * the multiplier at a perfect match of the question's time, `soft` the weight of the soft word
+ * match beside the fused strengths.
  */
-export const RERANK_WEIGHTS = { forward: 0.8, back: 0.3, speaker: 1, time: 2, soft: 3 };
+export const RERANK_WEIGHTS = { forward: 0.8, back: 0.3, forward2: 0.6, back2: 0.2, speaker: 1, time: 2, soft: 3 };
 
 /**
  * The score a client sees, 0..1 and distinct (no cap that ties the best results): 1 - 2^(-s / half)
@@ -87,14 +89,17 @@ export async function rerank(
   /** A candidate's own evidence: its fused strength and how closely its words meet the question's. */
   const base = (id: string) => (byId.get(id)?.fused ?? 0) + RERANK_WEIGHTS.soft * (soft.get(id) ?? 0);
   const lenders = new Map<string, { from: string; amount: number }>();
-  const lend = (to: string | null, from: Situation, amount: number) => {
+  const lend = (to: string | undefined, from: Situation, amount: number) => {
     if (to && amount > 0 && amount > (lenders.get(to)?.amount ?? 0)) lenders.set(to, { from: from.id, amount });
   };
   for (const f of top) {
     const s = where.get(f.id);
     if (!s) continue;
-    lend(s.after, s, RERANK_WEIGHTS.forward * base(f.id));
-    lend(s.before, s, RERANK_WEIGHTS.back * base(f.id));
+    const w = RERANK_WEIGHTS;
+    lend(s.after[0], s, w.forward * base(f.id));
+    lend(s.before[0], s, w.back * base(f.id));
+    lend(s.after[1], s, w.forward2 * base(f.id));
+    lend(s.before[1], s, w.back2 * base(f.id));
   }
   // A neighbour joins the candidates only if it passes the recall's filter (tags, time...).
   const lenderEntries = await store.index.entries([...lenders.keys()]);

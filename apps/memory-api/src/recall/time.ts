@@ -111,15 +111,28 @@ export function timeMatch(question: Span, memory: Span): number {
   return 0.5 ** (gap / (7 * DAY));
 }
 
-/** A memory's own time: `occurred_at`, `session_date` or `date` in its metadata, else valid_from, else created. */
+/** Metadata keys that hold a memory's own time, most specific first. */
+const TIME_KEYS = ['occurred_at', 'session_date', 'session_time', 'date', 'timestamp'];
+
+/**
+ * A memory's own time: the first of TIME_KEYS in its metadata that reads as a time (ISO 8601,
+ * epoch milliseconds, or a date as people write it: "1:56 pm on 8 May, 2023"), else valid_from,
+ * else when it was created.
+ */
 export function memoryTime(metadata: unknown, validFrom: Date | null, createdAt: Date): number {
   const meta = (metadata ?? {}) as Record<string, unknown>;
-  for (const key of ['occurred_at', 'session_date', 'date']) {
-    const v = meta[key];
-    if (typeof v === 'string' || typeof v === 'number') {
-      const t = new Date(v).getTime();
-      if (Number.isFinite(t)) return t;
-    }
+  for (const key of TIME_KEYS) {
+    const t = readTime(meta[key]);
+    if (t !== undefined) return t;
   }
   return (validFrom ?? createdAt).getTime();
+}
+
+function readTime(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  const t = new Date(v).getTime();
+  if (Number.isFinite(t)) return t;
+  // Written dates name a day: its start, as for a question (the hour is finer than spans match).
+  return questionTime(v, Date.now()).span?.start;
 }
