@@ -31,6 +31,8 @@ const MIX_INK_GAP = 32;
 const INK_JND = 6;
 /** Share of its pixels that must be stroke cores for a colour near another to count as ink. */
 const INK_CORE_SHARE = 0.95;
+/** Pixels such an ink needs (a word or two): fewer cost more bytes than a shift of a few dozen pixels is worth. */
+const NEAR_INK_MIN_PIXELS = 20;
 
 export interface InkPalette {
   /** Palette colours as RGB keys (r << 16 | g << 8 | b), most common first. */
@@ -197,7 +199,7 @@ export function inkPalette(
   // joins the palette unless one within INK_JND (about a just-noticeable difference) is there.
   for (const index of ranked) {
     const count = counts[index]!;
-    if (count < MIN_INK_PIXELS || colors.length === MAX_PALETTE) break;
+    if (count < NEAR_INK_MIN_PIXELS || colors.length === MAX_PALETTE) break;
     if (cores[index]! < count * INK_CORE_SHARE) continue;
     const key = keys[index]!;
     if (nearestIndex(key, colors).d2 <= INK_JND * INK_JND) continue;
