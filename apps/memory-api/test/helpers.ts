@@ -1,3 +1,4 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@trove/data';
@@ -17,21 +18,57 @@ export const embeddingsCacheDir = join(tmpdir(), 'trove-embeddings-test-cache');
 /**
  * TEST_EMBEDDER=grpc runs the suites against real embedder processes (apps/embedder on loopback,
  * one per backend, started on first use) instead of the models in process: same vectors expected.
+ * TEST_EMBEDDER=onnx puts a transformer model where hashing was (EMBEDDER=onnx in process: the
+ * BERT-shaped test model of @trove/embeddings, written by the tests, nothing downloaded);
+ * TEST_EMBEDDER=onnx-grpc serves it from embedder processes (EMBEDDER_BACKEND=onnx). GloVe stays
+ * GloVe in both: the suites that test meaning need word vectors, which seeded weights do not have.
  */
-const overGrpc = process.env.TEST_EMBEDDER === 'grpc';
+const mode = process.env.TEST_EMBEDDER ?? '';
+const overGrpc = mode === 'grpc' || mode === 'onnx-grpc';
+const onnx = mode === 'onnx' || mode === 'onnx-grpc';
+let onnxModelDir: Promise<string> | undefined;
+function testModelDir(): Promise<string> {
+  onnxModelDir ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trove-memory-onnx-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const { writeTestModel } = await import('@trove/embeddings/onnx-test-model');
+    // 64 dimensions, as the hashing embedder it stands in for (suites that hand in a vector store
+    // size it so), and the embedder bench's 10,000 common words as whole tokens: with only the
+    // ~250 test words, most texts were spelt letter by letter and unrelated ones scored 0.8-0.9.
+    const words = readFileSync(new URL('../../embedder/bench/words.txt', import.meta.url), 'utf8').split('\n');
+    await writeTestModel(dir, { shape: { hidden: 64, intermediate: 128 }, words });
+    return dir;
+  })();
+  return onnxModelDir;
+}
 const remote = new Map<string, Promise<Embedder>>();
-function remoteEmbedder(backend: 'glove' | 'hash'): Promise<Embedder> {
+function remoteEmbedder(backend: 'glove' | 'hash' | 'onnx'): Promise<Embedder> {
   let embedder = remote.get(backend);
   if (!embedder) {
-    embedder = startEmbedder({ EMBEDDER_BACKEND: backend, EMBEDDINGS_CACHE_DIR: embeddingsCacheDir }).then(
-      (running) => {
+    embedder = (backend === 'onnx' ? testModelDir() : Promise.resolve(undefined))
+      .then((dir) =>
+        startEmbedder({
+          EMBEDDER_BACKEND: backend,
+          EMBEDDINGS_CACHE_DIR: embeddingsCacheDir,
+          ...(dir ? { ONNX_MODEL_DIR: dir } : {}),
+        }),
+      )
+      .then((running) => {
         process.once('exit', () => running.child.kill('SIGKILL'));
         return GrpcEmbedder.connect({ target: running.target, deadlineMs: 30_000 });
-      },
-    );
+      });
     remote.set(backend, embedder);
   }
   return embedder;
+}
+let inProcessOnnx: Promise<Embedder> | undefined;
+function onnxEmbedder(): Promise<Embedder> {
+  if (overGrpc) return remoteEmbedder('onnx');
+  inProcessOnnx ??= testModelDir().then(async (dir) => {
+    const { OnnxEmbedder } = await import('@trove/embeddings/onnx');
+    return OnnxEmbedder.open({ dir, device: 'cpu', threads: 1, log: () => {} });
+  });
+  return inProcessOnnx;
 }
 
 let glove: Promise<Embedder> | undefined;
@@ -40,8 +77,9 @@ export function sharedGlove(): Promise<Embedder> {
   return glove;
 }
 
-/** The embedder of a test app that names none: hashing, in process or over gRPC. */
+/** The embedder of a test app that names none: hashing (the onnx test model), in process or over gRPC. */
 export async function defaultTestEmbedder(): Promise<Embedder> {
+  if (onnx) return onnxEmbedder();
   return overGrpc ? remoteEmbedder('hash') : new HashEmbedder(64);
 }
 

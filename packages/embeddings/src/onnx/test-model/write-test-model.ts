@@ -20,9 +20,14 @@ const CHARACTERS = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
 const LETTERS = CHARACTERS.filter((c) => !WORDS.includes(c));
 const PUNCTUATION = '.,!?\'-:;()/@#$%&*+="'.split('');
 
-/** WordPiece vocabulary: special tokens, words, single characters and their ## continuations. */
-export function testVocabulary(): string[] {
-  return [...SPECIAL, ...WORDS, ...LETTERS, ...CHARACTERS.map((c) => `##${c}`), ...PUNCTUATION];
+/**
+ * WordPiece vocabulary: special tokens, words (the test words, then `extra` lower-case words not
+ * among them), single characters and their ## continuations.
+ */
+export function testVocabulary(extra: readonly string[] = []): string[] {
+  const known = new Set([...WORDS, ...CHARACTERS]);
+  const more = extra.filter((w) => /^[a-z]+$/.test(w) && !known.has(w) && known.add(w));
+  return [...SPECIAL, ...WORDS, ...more, ...LETTERS, ...CHARACTERS.map((c) => `##${c}`), ...PUNCTUATION];
 }
 
 /** A Hugging Face tokenizer.json for a lower-casing BERT WordPiece tokenizer over `vocab`. */
@@ -78,6 +83,12 @@ export interface TestModelOptions extends Partial<GraphVariant> {
   shape?: Partial<Omit<BertShape, 'vocab'>>;
   /** Write 1_Pooling/config.json with this mode (sentence-transformers' names). */
   pooling?: 'mean' | 'cls' | 'lasttoken';
+  /**
+   * More whole words for the vocabulary (by default about 250 test words, and anything else is
+   * spelt out letter by letter, which makes most texts alike): memory-api's suites add the
+   * 10,000 most frequent English words so that their texts are mostly whole words.
+   */
+  words?: readonly string[];
   /** Leave this file out, to test the loader's refusal. */
   omit?: 'tokenizer.json' | 'tokenizer_config.json' | 'onnx/model.onnx';
 }
@@ -114,7 +125,7 @@ export const BERT_SMALL_SHAPE: Omit<BertShape, 'vocab'> = {
  * full shape, so that a test can recompute the weights and the expected vectors itself.
  */
 export async function writeTestModel(dir: string, options: TestModelOptions = {}): Promise<BertShape> {
-  const vocab = testVocabulary();
+  const vocab = testVocabulary(options.words);
   const shape: BertShape = { ...TEST_SHAPE, ...options.shape, vocab: vocab.length };
   const variant: GraphVariant = {
     tokenTypeIds: options.tokenTypeIds ?? true,
