@@ -40,6 +40,8 @@ const running = await runGrpcService({
     );
     readiness.add('model', async () => {
       if (!loaded) throw new Error('the model is still loading');
+      // onnx: the model's thread may have stopped, after which every call would fail.
+      await loaded.backend.check?.();
     });
     // Loaded after the ports open, so that /livez answers and /readyz says "loading" meanwhile.
     const started = performance.now();

@@ -41,7 +41,11 @@ describe('onnx backend on the test model', () => {
     expect(embedder.dimensions).toBe(shape.hidden);
     expect(embedder).toMatchObject({ device: 'cpu', pooling: 'mean', normalized: true, backend: 'onnx' });
     expect(embedder.model).toMatch(/^trove\/test-bert@[0-9a-f]{12}$/);
+    await embedder.check();
     await embedder.close();
+    // A closed (or crashed) model's thread fails readiness and every later call, in one line.
+    await expect(embedder.check()).rejects.toThrow(/closed/);
+    await expect(embedder.embed(['red apple'])).rejects.toThrow(/closed/);
   });
 
   it('feeds only the inputs the graph declares (no token_type_ids)', async () => {

@@ -119,6 +119,14 @@ export class OnnxEmbedder implements Embedder {
     return texts.map((_, i) => reply.data.subarray(i * d, (i + 1) * d));
   }
 
+  /**
+   * For readiness: rejects once the model's thread has stopped (closed, or ended by an error), when
+   * every call would fail, so that /readyz says so and an orchestrator restarts the process.
+   */
+  async check(): Promise<void> {
+    if (this.stopped) throw this.stopped;
+  }
+
   /** Releases the session (after the batches already sent) and ends the thread. */
   async close(): Promise<void> {
     if (this.stopped) return;
