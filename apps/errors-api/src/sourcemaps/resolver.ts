@@ -24,6 +24,13 @@ interface FileRow {
   sourcemap: string | null;
 }
 
+/** Whether a project has bundles, as last read (undefined until the first read), and a read in progress. */
+interface BundlesKnown {
+  value: boolean | undefined;
+  at: number;
+  refresh?: Promise<boolean>;
+}
+
 type Frame = Json & { filename?: unknown; abs_path?: unknown; lineno?: unknown; colno?: unknown; function?: unknown };
 
 const pathOf = (url: string) => url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/^~/, '');
@@ -35,7 +42,7 @@ const pathOf = (url: string) => url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/^
  * whether a project has any bundle, so a project without source maps costs ingest a map lookup.
  */
 export class SourceMapResolver {
-  private readonly bundles = new Map<number, { value: boolean; at: number }>();
+  private readonly bundles = new Map<number, BundlesKnown>();
   private readonly lookups = new Map<string, { value: unknown; at: number }>();
   private readonly maps = new Map<string, Promise<TraceMap | undefined>>();
 
@@ -60,12 +67,40 @@ export class SourceMapResolver {
     return value;
   }
 
+  /**
+   * Whether the project has any bundle. Ingest asks for every event, so once the answer is known it
+   * never waits for the database: a stale answer is given while one query refreshes it in the
+   * background. (Each request asking the database itself, every 5 s, held a burst of requests
+   * behind the ingest statement on the embedded database's one connection.)
+   */
   async hasBundles(projectId: number): Promise<boolean> {
-    const hit = this.bundles.get(projectId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
-    const [row] = await this.db.sql.query('SELECT 1 FROM artifact_bundles WHERE project_id = $1 LIMIT 1', [projectId]);
-    this.bundles.set(projectId, { value: row !== undefined, at: Date.now() });
-    return row !== undefined;
+    const entry = this.bundles.get(projectId);
+    if (entry?.value === undefined) return entry?.refresh ?? this.refreshBundles(projectId);
+    if (Date.now() - entry.at >= TTL_MS && !entry.refresh) this.refreshBundles(projectId, entry).catch(() => {});
+    return entry.value;
+  }
+
+  private refreshBundles(projectId: number, stale?: BundlesKnown): Promise<boolean> {
+    const entry: BundlesKnown = { value: stale?.value, at: stale?.at ?? 0 };
+    // Only this query's own entry is replaced: forget() (an upload) may have dropped it meanwhile.
+    const settle = (next: BundlesKnown | undefined) => {
+      if (this.bundles.get(projectId) !== entry) return;
+      if (next) this.bundles.set(projectId, next);
+      else this.bundles.delete(projectId);
+    };
+    entry.refresh = this.db.sql.query('SELECT 1 FROM artifact_bundles WHERE project_id = $1 LIMIT 1', [projectId]).then(
+      ([row]) => {
+        settle({ value: row !== undefined, at: Date.now() });
+        return row !== undefined;
+      },
+      (err) => {
+        // The next call asks again.
+        settle(stale && { value: stale.value, at: stale.at });
+        throw err;
+      },
+    );
+    this.bundles.set(projectId, entry);
+    return entry.refresh;
   }
 
   private byDebugId(projectId: number, debugId: string): Promise<MapRef | null> {
