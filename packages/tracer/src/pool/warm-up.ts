@@ -45,7 +45,9 @@ function samples(): RgbaImage[] {
     const paper = [255, 255, 255];
     const mix = (ink: number[], share: number, under: number[]) =>
       ink.map((c, i) => c * share + under[i]! * (1 - share));
-    const color = mix([200, 30, 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
+    // A shaded disc: past 32 colours, and not a diagram, so auto takes the spline engine after
+    // the full fine-detail check (an unshaded one went pixel-exact).
+    const color = mix([200 - (y >> 2), 30 + (y >> 3), 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
     return [...color.map(Math.round), 255];
   });
   return [gradient, flat, diagram, logo];
