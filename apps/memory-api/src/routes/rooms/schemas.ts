@@ -38,7 +38,7 @@ export const roomRememberBody = Strict({
 
 export const roomRecallBody = Strict({
   room_id: RoomId,
-  query: OptText('empty or absent: chronological'),
+  query: Type.Optional(Type.String({ maxLength: 10_000, description: 'empty or absent: chronological' })),
   at: Timestamp('time travel'),
   author: OptText(),
   namespace: Namespace,
