@@ -14,11 +14,11 @@ import { lexemesOf } from './vector-query.ts';
 export const SOFT_MATCH = { stem: 0.9, bar: 0.55 };
 
 /**
- * Whether the embedder's vectors for single words mean something: word-vector models (GloVe) and
- * the hashing embedder of tests (a word's vector is its own, so it meets only itself); a sentence
- * model (onnx) is not asked for single words.
+ * Whether the embedder's vectors for single words mean something (the embedder says so: GloVe,
+ * and the hashing embedder of tests, whose word's vector is its own, so it meets only itself; a
+ * sentence model is not asked for single words). Over gRPC the embedder service reports it.
  */
-export const hasWordVectors = (store: MemoryStore) => /^(glove|hash)/.test(store.embedder.model);
+export const hasWordVectors = (store: MemoryStore) => store.embedder.wordVectors;
 
 const wordVectors = new WeakMap<MemoryStore, Map<string, Float32Array>>();
 const WORD_VECTORS_MAX = 100_000;
