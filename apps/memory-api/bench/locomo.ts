@@ -8,7 +8,7 @@
  * question is asked in another conversation's namespace (the next one in the file).
  *
  *   npm run bench:locomo -w apps/memory-api -- --data PATH/locomo10.json
- *     [--strategies bm25,fusion,fts5] [--conversations conv-26,conv-30] [--embedder glove|hash]
+ *     [--strategies bm25,fusion,fts5] [--conversations conv-26,conv-30] [--embedder glove|hash|onnx (with ONNX_MODEL_DIR)]
  *     [--tune "vector=2,fts5=1;vector=1"]   (each setting runs every strategy once: tuning)
  */
 import { tmpdir } from 'node:os';
