@@ -57,12 +57,10 @@ interface Row {
 
 /** What the corpus of one namespace suggests, without writing anything. */
 async function plan(store: MemoryStore, namespace: string, options: DreamOptions): Promise<[PlannedInsight[], number]> {
-  const rows = await store.prisma.$queryRawUnsafe<Row[]>(
-    `SELECT id::text, content FROM memories
-      WHERE namespace = $1 AND status = 'active' AND source_type <> '${DREAM_SOURCE}'
-      ORDER BY created_at DESC, id LIMIT ${DREAM_MAX_MEMORIES}`,
-    namespace,
-  );
+  const rows = await store.prisma.$queryRaw<Row[]>`
+    SELECT id::text, content FROM memories
+      WHERE namespace = ${namespace} AND status = 'active' AND source_type <> ${DREAM_SOURCE}
+      ORDER BY created_at DESC, id LIMIT ${DREAM_MAX_MEMORIES}`;
   const byId = new Map(rows.map((r) => [r.id, r]));
   const floor = Math.min(options.duplicateThreshold, options.contradictionThreshold);
   const pairs = await similarPairs(store, rows, namespace, floor);
@@ -153,13 +151,11 @@ interface Existing {
 }
 
 async function existingInsights(store: MemoryStore, namespace: string): Promise<Map<string, Existing>> {
-  const rows = await store.prisma.$queryRawUnsafe<
+  const rows = await store.prisma.$queryRaw<
     { id: string; status: string; content: string; dream: { key?: string; evidence_ids?: string[] } | null }[]
-  >(
-    `SELECT id::text, status, content, metadata->'dream' AS dream FROM memories
-      WHERE namespace = $1 AND source_type = '${DREAM_SOURCE}' AND metadata->'dream' IS NOT NULL ORDER BY created_at`,
-    namespace,
-  );
+  >`
+    SELECT id::text, status, content, metadata->'dream' AS dream FROM memories
+      WHERE namespace = ${namespace} AND source_type = ${DREAM_SOURCE} AND metadata->'dream' IS NOT NULL ORDER BY created_at`;
   const out = new Map<string, Existing>();
   for (const r of rows) {
     if (typeof r.dream?.key !== 'string' || out.has(r.dream.key)) continue;
@@ -177,13 +173,11 @@ const metadataOf = (i: PlannedInsight) => ({
  * `referenced_by` backlinks follow from the edges (kept by the database, see the backlink triggers).
  */
 async function linkEvidence(store: MemoryStore, insightId: string, evidence: string[]): Promise<void> {
-  await store.prisma.$executeRawUnsafe(
-    `INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
-     SELECT gen_random_uuid(), $1::uuid, e::uuid, 'derived_from', 1, now() FROM jsonb_array_elements_text($2::jsonb) e
-     ON CONFLICT DO NOTHING`,
-    insightId,
-    JSON.stringify(evidence),
-  );
+  await store.prisma.$executeRaw`
+    INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
+     SELECT gen_random_uuid(), ${insightId}::uuid, e::uuid, 'derived_from', 1, now()
+       FROM jsonb_array_elements_text(${JSON.stringify(evidence)}::jsonb) e
+     ON CONFLICT DO NOTHING`;
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -238,9 +232,8 @@ async function dreamNow(store: MemoryStore, options: DreamOptions): Promise<Drea
     options.namespace !== undefined
       ? [options.namespace]
       : (
-          await store.prisma.$queryRawUnsafe<{ namespace: string }[]>(
-            `SELECT DISTINCT namespace FROM memories WHERE status = 'active' AND source_type <> '${DREAM_SOURCE}' ORDER BY namespace`,
-          )
+          await store.prisma.$queryRaw<{ namespace: string }[]>`
+            SELECT DISTINCT namespace FROM memories WHERE status = 'active' AND source_type <> ${DREAM_SOURCE} ORDER BY namespace`
         ).map((r) => r.namespace);
   const result: DreamResult = {
     dry_run: options.dryRun,

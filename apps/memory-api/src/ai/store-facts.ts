@@ -94,20 +94,14 @@ async function linkEntities(
       const key = text.toLowerCase();
       const known = entityNodes.get(key);
       if (known) return known;
-      const [found] = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT id::text FROM graph_nodes WHERE namespace = $1 AND kind = 'entity' AND memory_id IS NULL
-           AND lower(label) = lower($2) ORDER BY created_at LIMIT 1`,
-        namespace,
-        text,
-      );
+      const [found] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id::text FROM graph_nodes WHERE namespace = ${namespace} AND kind = 'entity' AND memory_id IS NULL
+           AND lower(label) = lower(${text}) ORDER BY created_at LIMIT 1`;
       let id = found?.id;
       if (!id) {
-        const [made] = await tx.$queryRawUnsafe<{ id: string }[]>(
-          `INSERT INTO graph_nodes (id, namespace, label, kind, created_at)
-           VALUES (gen_random_uuid(), $1, $2, 'entity', now()) RETURNING id::text`,
-          namespace,
-          text,
-        );
+        const [made] = await tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO graph_nodes (id, namespace, label, kind, created_at)
+           VALUES (gen_random_uuid(), ${namespace}, ${text}, 'entity', now()) RETURNING id::text`;
         id = made?.id as string;
         nodesCreated++;
       }
@@ -115,33 +109,23 @@ async function linkEntities(
       return id;
     };
     const memoryNode = async (memoryId: string, content: string): Promise<string> => {
-      const made = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
-         VALUES (gen_random_uuid(), $1, $2, 'memory', $3::uuid, now())
-         ON CONFLICT (memory_id) DO NOTHING RETURNING id::text`,
-        namespace,
-        content.slice(0, 80),
-        memoryId,
-      );
+      const made = await tx.$queryRaw<{ id: string }[]>`
+        INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
+         VALUES (gen_random_uuid(), ${namespace}, ${content.slice(0, 80)}, 'memory', ${memoryId}::uuid, now())
+         ON CONFLICT (memory_id) DO NOTHING RETURNING id::text`;
       if (made[0]) {
         nodesCreated++;
         return made[0].id;
       }
-      const [found] = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT id::text FROM graph_nodes WHERE memory_id = $1::uuid`,
-        memoryId,
-      );
+      const [found] = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id::text FROM graph_nodes WHERE memory_id = ${memoryId}::uuid`;
       return found?.id as string;
     };
     const edge = async (source: string, target: string, type: string) => {
       if (source === target) return;
-      edgesCreated += await tx.$executeRawUnsafe(
-        `INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
-         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, 1, now()) ON CONFLICT DO NOTHING`,
-        source,
-        target,
-        type,
-      );
+      edgesCreated += await tx.$executeRaw`
+        INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
+         VALUES (gen_random_uuid(), ${source}::uuid, ${target}::uuid, ${type}, 1, now()) ON CONFLICT DO NOTHING`;
     };
 
     for (const [i, fact] of facts.entries()) {

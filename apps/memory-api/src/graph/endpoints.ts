@@ -15,7 +15,7 @@ export interface Endpoint {
   label: string;
 }
 
-type Sql = Pick<MemoryStore['prisma'], '$queryRawUnsafe'>;
+type Sql = Pick<MemoryStore['prisma'], '$queryRaw'>;
 
 /** Graph node labels for memories: the start of the content, enough to recognise it. */
 const LABEL_CHARS = 80;
@@ -42,20 +42,16 @@ const toEndpoint = (r: EndpointRow): Endpoint => ({
  * that memory, with the memory's current namespace and status). Null when it is neither.
  */
 export async function resolveEndpoint(sql: Sql, id: string): Promise<Endpoint | null> {
-  const [memory] = await sql.$queryRawUnsafe<EndpointRow[]>(
-    `SELECT m.id::text AS memory_id, n.id::text AS node_id, m.namespace, m.status, left(m.content, ${LABEL_CHARS}) AS label
+  const [memory] = await sql.$queryRaw<EndpointRow[]>`
+    SELECT m.id::text AS memory_id, n.id::text AS node_id, m.namespace, m.status, left(m.content, ${LABEL_CHARS}) AS label
        FROM memories m LEFT JOIN graph_nodes n ON n.memory_id = m.id
-      WHERE m.id = $1::uuid`,
-    id,
-  );
+      WHERE m.id = ${id}::uuid`;
   if (memory) return toEndpoint(memory);
-  const [node] = await sql.$queryRawUnsafe<EndpointRow[]>(
-    `SELECT n.memory_id::text AS memory_id, n.id::text AS node_id, coalesce(m.namespace, n.namespace) AS namespace,
+  const [node] = await sql.$queryRaw<EndpointRow[]>`
+    SELECT n.memory_id::text AS memory_id, n.id::text AS node_id, coalesce(m.namespace, n.namespace) AS namespace,
             m.status, n.label
        FROM graph_nodes n LEFT JOIN memories m ON m.id = n.memory_id
-      WHERE n.id = $1::uuid`,
-    id,
-  );
+      WHERE n.id = ${id}::uuid`;
   return node ? toEndpoint(node) : null;
 }
 
@@ -65,14 +61,10 @@ export async function resolveEndpoint(sql: Sql, id: string): Promise<Endpoint | 
  */
 export async function ensureNode(sql: Sql, end: Endpoint): Promise<string> {
   if (end.nodeId) return end.nodeId;
-  const [row] = await sql.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
-     VALUES (gen_random_uuid(), $1, $2, 'memory', $3::uuid, now())
+  const [row] = await sql.$queryRaw<{ id: string }[]>`
+    INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
+     VALUES (gen_random_uuid(), ${end.namespace}, ${end.label}, 'memory', ${end.memoryId}::uuid, now())
      ON CONFLICT (memory_id) DO UPDATE SET memory_id = EXCLUDED.memory_id
-     RETURNING id::text AS id`,
-    end.namespace,
-    end.label,
-    end.memoryId,
-  );
+     RETURNING id::text AS id`;
   return (row as { id: string }).id;
 }

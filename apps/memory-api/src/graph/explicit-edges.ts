@@ -1,4 +1,5 @@
 import { conflict, invalid, notFound } from '../domain-error.ts';
+import { Prisma } from '../generated/prisma/client.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { DEFAULT_EDGE_TYPE, SUPERSEDED_BY } from './edge-types.ts';
 import { type Endpoint, ensureNode, resolveEndpoint } from './endpoints.ts';
@@ -24,13 +25,9 @@ async function recordLinkEvents(
   if (source.memoryId) rows.push([source.memoryId, { ...evidence, direction: 'outgoing', other: target.key }]);
   if (target.memoryId) rows.push([target.memoryId, { ...evidence, direction: 'incoming', other: source.key }]);
   for (const [memoryId, data] of rows) {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at) VALUES ($1::uuid, $2, $3, $4::jsonb, now())`,
-      memoryId,
-      kind,
-      actor,
-      JSON.stringify(data),
-    );
+    await tx.$executeRaw`
+      INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+      VALUES (${memoryId}::uuid, ${kind}, ${actor}, ${JSON.stringify(data)}::jsonb, now())`;
   }
 }
 
@@ -75,22 +72,14 @@ export async function linkEndpoints(store: MemoryStore, request: LinkRequest, ac
   return store.prisma.$transaction(async (tx) => {
     const sourceNode = await ensureNode(tx, source);
     const targetNode = await ensureNode(tx, target);
-    const [before] = await tx.$queryRawUnsafe<{ weight: number }[]>(
-      `SELECT weight FROM graph_edges WHERE source_id = $1::uuid AND target_id = $2::uuid AND edge_type = $3`,
-      sourceNode,
-      targetNode,
-      edgeType,
-    );
-    const [edge] = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
-       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4::float8, now())
+    const [before] = await tx.$queryRaw<{ weight: number }[]>`
+      SELECT weight FROM graph_edges
+       WHERE source_id = ${sourceNode}::uuid AND target_id = ${targetNode}::uuid AND edge_type = ${edgeType}`;
+    const [edge] = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
+       VALUES (gen_random_uuid(), ${sourceNode}::uuid, ${targetNode}::uuid, ${edgeType}, ${weight}::float8, now())
        ON CONFLICT (source_id, target_id, edge_type) DO UPDATE SET weight = EXCLUDED.weight
-       RETURNING id::text AS id`,
-      sourceNode,
-      targetNode,
-      edgeType,
-      weight,
-    );
+       RETURNING id::text AS id`;
     const id = (edge as { id: string }).id;
     if (!before)
       await recordLinkEvents(tx, 'linked', source, target, { edge_type: edgeType, weight, edge_id: id }, actor);
@@ -133,29 +122,21 @@ export async function unlinkEndpoints(
 ): Promise<UnlinkResult> {
   const source = await endpointOrThrow(store, request.source, 'source');
   const target = await endpointOrThrow(store, request.target, 'target');
-  const typeFilter = request.edgeType ? 'AND edge_type = $3' : '';
-  const typeParam = request.edgeType ? [request.edgeType] : [];
+  const typeFilter = request.edgeType ? Prisma.sql`AND edge_type = ${request.edgeType}` : Prisma.empty;
   const removed = await store.prisma.$transaction(async (tx) => {
     const edges: UnlinkResult['edges'] = [];
     if (source.nodeId && target.nodeId) {
-      const rows = await tx.$queryRawUnsafe<{ id: string; edge_type: string; weight: number }[]>(
-        `DELETE FROM graph_edges WHERE source_id = $1::uuid AND target_id = $2::uuid ${typeFilter}
-         RETURNING id::text AS id, edge_type, weight`,
-        source.nodeId,
-        target.nodeId,
-        ...typeParam,
-      );
+      const rows = await tx.$queryRaw<{ id: string; edge_type: string; weight: number }[]>`
+        DELETE FROM graph_edges WHERE source_id = ${source.nodeId}::uuid AND target_id = ${target.nodeId}::uuid ${typeFilter}
+         RETURNING id::text AS id, edge_type, weight`;
       edges.push(...rows.map((r) => ({ ...r, weight: Number(r.weight), origin: 'graph' as const })));
     }
     if (source.memoryId && target.memoryId) {
-      const rows = await tx.$queryRawUnsafe<{ id: string; edge_type: string; weight: number }[]>(
-        `DELETE FROM memory_edges
-          WHERE source_id = $1::uuid AND target_id = $2::uuid AND edge_type <> '${SUPERSEDED_BY}' ${typeFilter}
-         RETURNING id::text AS id, edge_type, weight`,
-        source.memoryId,
-        target.memoryId,
-        ...typeParam,
-      );
+      const rows = await tx.$queryRaw<{ id: string; edge_type: string; weight: number }[]>`
+        DELETE FROM memory_edges
+          WHERE source_id = ${source.memoryId}::uuid AND target_id = ${target.memoryId}::uuid
+            AND edge_type <> ${SUPERSEDED_BY} ${typeFilter}
+         RETURNING id::text AS id, edge_type, weight`;
       edges.push(...rows.map((r) => ({ ...r, weight: Number(r.weight), origin: 'memory' as const })));
     }
     if (edges.length > 0)
