@@ -47,8 +47,6 @@ export function toDocumentJson(row: DocumentRow, withContent = true) {
   };
 }
 
-export type DocumentJson = ReturnType<typeof toDocumentJson>;
-
 /** How a request names a document: its id, or its slug within a namespace. */
 export interface DocumentRef {
   id?: string | undefined;

@@ -39,15 +39,7 @@ export interface GraphQuery {
   limit: number;
 }
 
-interface EdgeRow {
-  id: string;
-  source: string;
-  target: string;
-  edge_type: string;
-  weight: number;
-  origin: 'memory' | 'graph';
-  created_at: Date | string;
-}
+type EdgeRow = Omit<GraphEdgeJson, 'created_at'> & { created_at: Date | string };
 
 /**
  * Memory edges and explicit graph edges as one list, named by memory id where a node stands for a

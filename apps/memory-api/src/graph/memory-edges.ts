@@ -16,15 +16,8 @@ export interface BacklinkJson {
   status: string;
 }
 
-interface EdgeRow {
-  id: string;
-  source: string;
-  target: string;
-  edge_type: string;
-  weight: number;
-  origin: 'memory' | 'graph';
+interface EdgeRow extends Omit<MemoryEdgeJson, 'created_at'> {
   created_at: Date;
-  other_status: string;
   direction: 'out' | 'in';
 }
 
