@@ -11,18 +11,13 @@ const WRITE_BATCH = 256;
 
 export function payloadOf(item: IndexedItem): VectorPayload {
   const { row } = item;
-  const entry = entryOf(row);
+  // The catalog's filter fields, with the status itself in place of its `active` flag.
+  const { active: _active, ...entry } = entryOf(row);
   return {
-    namespace: entry.namespace,
+    ...entry,
     type: row.memoryType ?? '',
     status: row.status,
-    tags: entry.tags,
-    category: entry.category,
-    entity: entry.entity,
-    createdAt: entry.createdAt,
     updatedAt: (row.updatedAt ?? row.createdAt).getTime(),
-    deprecatedAt: entry.deprecatedAt,
-    validUntil: entry.validUntil,
     contentHash: row.contentHash,
   };
 }
