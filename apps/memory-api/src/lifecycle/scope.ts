@@ -1,5 +1,3 @@
-import { invalid } from '../domain-error.ts';
-
 export const DAY_MS = 86_400_000;
 
 /** Longest age or TTL a request may name (100 years): anything longer is a typo. */
@@ -11,15 +9,6 @@ export const MAX_ACCESS_BOUND = 1_000_000;
 /** The moment `days` before `now`. */
 export function daysBefore(now: Date, days: number): Date {
   return new Date(now.getTime() - days * DAY_MS);
-}
-
-/** A whole number in [min, max], or the fallback when absent; a wrong value is a 400 naming the field. */
-export function wholeNumber(value: unknown, fallback: number, min: number, max: number, field: string): number {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${field} must be a whole number from ${min} to ${max}`);
-  }
-  return value;
 }
 
 /**

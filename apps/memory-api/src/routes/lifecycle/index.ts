@@ -1,7 +1,6 @@
 import { runCycle } from '../../lifecycle/cycle.ts';
 import { promote } from '../../lifecycle/pair.ts';
 import { cycleBody, deprecatedQuery, promoteBody } from '../../lifecycle/requests.ts';
-import { MAX_ACCESS_BOUND, MAX_DAYS, wholeNumber } from '../../lifecycle/scope.ts';
 import { DEFAULT_MAX_ACCESS_COUNT, deprecatedListing, lifecycleStatus } from '../../lifecycle/status.ts';
 import { namespace, uuid } from '../../schemas/parse.ts';
 import { namespaceQuery } from '../../schemas/requests.ts';
@@ -23,16 +22,10 @@ export const lifecycleRoutes: RoutePlugin = async (app, { store, config }) => {
       return runCycle(store, {
         dryRun: body.dry_run ?? false,
         namespace: namespace(body.namespace),
-        olderThanDays: wholeNumber(body.older_than_days, config.LIFECYCLE_COLD_DAYS, 0, MAX_DAYS, 'older_than_days'),
-        maxAccessCount: wholeNumber(
-          body.max_access_count,
-          DEFAULT_MAX_ACCESS_COUNT,
-          0,
-          MAX_ACCESS_BOUND,
-          'max_access_count',
-        ),
+        olderThanDays: body.older_than_days ?? config.LIFECYCLE_COLD_DAYS,
+        maxAccessCount: body.max_access_count ?? DEFAULT_MAX_ACCESS_COUNT,
         pruneExpired: body.prune_expired ?? false,
-        ttlDays: wholeNumber(body.ttl_days, config.LIFECYCLE_DEPRECATED_TTL_DAYS, 0, MAX_DAYS, 'ttl_days'),
+        ttlDays: body.ttl_days ?? config.LIFECYCLE_DEPRECATED_TTL_DAYS,
         maxPerCall: config.MAINTENANCE_MAX_PER_CALL,
       });
     },

@@ -12,7 +12,6 @@ import {
   orphansBody,
   pruneBody,
 } from '../../lifecycle/requests.ts';
-import { MAX_ACCESS_BOUND, MAX_DAYS, wholeNumber } from '../../lifecycle/scope.ts';
 import { DEFAULT_MAX_ACCESS_COUNT } from '../../lifecycle/status.ts';
 import { toMemoryJson } from '../../memories/record.ts';
 import { namespace, uuid } from '../../schemas/parse.ts';
@@ -49,7 +48,7 @@ export const maintenanceRoutes: RoutePlugin = async (app, { store, config }) => 
       return pruneOrphans(store, {
         dryRun: body.dry_run ?? false,
         namespace: namespace(body.namespace),
-        ttlDays: wholeNumber(body.ttl_days, config.LIFECYCLE_WARM_DAYS, 0, MAX_DAYS, 'ttl_days'),
+        ttlDays: body.ttl_days ?? config.LIFECYCLE_WARM_DAYS,
         maxPerCall,
       });
     },
@@ -112,14 +111,8 @@ export const maintenanceRoutes: RoutePlugin = async (app, { store, config }) => 
         action,
         dryRun: body.dry_run ?? false,
         namespace: namespace(body.namespace),
-        olderThanDays: wholeNumber(body.older_than_days, config.LIFECYCLE_WARM_DAYS, 0, MAX_DAYS, 'older_than_days'),
-        maxAccessCount: wholeNumber(
-          body.max_access_count,
-          DEFAULT_MAX_ACCESS_COUNT,
-          0,
-          MAX_ACCESS_BOUND,
-          'max_access_count',
-        ),
+        olderThanDays: body.older_than_days ?? config.LIFECYCLE_WARM_DAYS,
+        maxAccessCount: body.max_access_count ?? DEFAULT_MAX_ACCESS_COUNT,
         maxPerCall,
       });
     },
