@@ -61,7 +61,8 @@ export async function startOwnRedis(timeoutMs = 30_000): Promise<OwnRedis> {
       return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
     },
     async kill() {
-      if (!child || child.exitCode !== null) return;
+      // A server already killed by a signal has no exit code but a signal code, and will not exit again.
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;
