@@ -206,9 +206,6 @@ async function apply(
     source: DREAM_SOURCE,
     sourceType: DREAM_SOURCE,
     authorType: 'system',
-    validFrom: null,
-    validUntil: null,
-    detectContradiction: false,
     evidence: { derived_from: insight.evidence_ids, dream_key: insight.key },
   });
   // A live memory already saying the same thing was returned instead: leave that one alone.

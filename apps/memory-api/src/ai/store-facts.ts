@@ -58,12 +58,7 @@ export async function storeFacts(store: MemoryStore, input: StoreFactsInput): Pr
         relationships: fact.relationships,
         ...(entity ? { entity } : {}),
       },
-      source: null,
       sourceType: 'extract',
-      authorType: null,
-      validFrom: null,
-      validUntil: null,
-      detectContradiction: false,
       evidence: { type_inferred: inferred, extracted_by: input.method },
     });
     memories.push({

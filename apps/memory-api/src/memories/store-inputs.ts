@@ -13,13 +13,13 @@ export interface NewMemory {
   namespace: string;
   memoryType: string;
   metadata: Record<string, unknown>;
-  source: string | null;
   sourceType: string;
-  authorType: string | null;
-  validFrom: Date | null;
-  validUntil: Date | null;
-  detectContradiction: boolean;
-  /** 0.5 and false when not given. */
+  /** The rest are null, false, 0.5 and false when not given. */
+  source?: string | null;
+  authorType?: string | null;
+  validFrom?: Date | null;
+  validUntil?: Date | null;
+  detectContradiction?: boolean;
   importance?: number;
   pinned?: boolean;
   /** Evidence recorded on the `created` event (e.g. that the type was inferred). */

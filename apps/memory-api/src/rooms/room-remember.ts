@@ -37,12 +37,7 @@ export async function rememberInRoom(store: MemoryStore, room: RoomRow, body: Ro
     namespace: namespace(body.namespace) ?? room.namespace,
     memoryType: type ?? inferMemoryType(content),
     metadata: { ...body.metadata },
-    source: null,
     sourceType: 'user',
-    authorType: null,
-    validFrom: null,
-    validUntil: null,
-    detectContradiction: false,
     evidence: { type_inferred: inferred, room_id: room.id, ...(author ? { author } : {}) },
   });
   const { link, linked } = await linkMember(store, room.id, result.row.id, author, role);
