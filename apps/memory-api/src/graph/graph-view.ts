@@ -116,7 +116,7 @@ async function readEdges(
   return store.db.sql.query<EdgeRow>(sql, params);
 }
 
-const toEdgeJson = (r: EdgeRow): GraphEdgeJson => ({
+export const toEdgeJson = (r: EdgeRow): GraphEdgeJson => ({
   id: r.id,
   source: r.source,
   target: r.target,

@@ -1,7 +1,7 @@
 import { Prisma } from '../generated/prisma/client.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { sqlIso } from '../memories/sql-rows.ts';
-import type { GraphEdgeJson } from './graph-view.ts';
+import { type GraphEdgeJson, toEdgeJson } from './graph-view.ts';
 
 export interface MemoryEdgeJson extends GraphEdgeJson {
   /** The status of the memory at the other end, or `node` for a free-standing graph node. */
@@ -56,16 +56,7 @@ export async function memoryEdges(
       ORDER BY b.created_at, b.referrer_id, b.edge_type`,
     [id],
   );
-  const toJson = (r: EdgeRow): MemoryEdgeJson => ({
-    id: r.id,
-    source: r.source,
-    target: r.target,
-    edge_type: r.edge_type,
-    weight: Number(r.weight),
-    origin: r.origin,
-    created_at: sqlIso(r.created_at),
-    other_status: r.other_status,
-  });
+  const toJson = (r: EdgeRow): MemoryEdgeJson => ({ ...toEdgeJson(r), other_status: r.other_status });
   return {
     outgoing: rows.filter((r) => r.direction === 'out').map(toJson),
     incoming: rows.filter((r) => r.direction === 'in').map(toJson),
