@@ -24,26 +24,23 @@ function fraction(opts: { description: string; default: number }): EnvVar<number
   };
 }
 
-const TOKEN_ITEM = /^[\x21-\x7e]{16,}$/;
+const tokenList = (description: string) =>
+  env.list({
+    description,
+    default: [],
+    itemPattern: /^[\x21-\x7e]{16,}$/,
+    hint: 'a comma-separated list of tokens of 16 or more printable characters',
+  });
 
 /** Every environment variable memory-api reads. Nothing else in the app touches process.env. */
 export const configSchema = {
   ...serverEnv({ port: 8767, serviceName: 'memory-api' }),
   ...connectionEnv(),
   ...databaseEnv('memory-api'),
-  AUTH_TOKENS: env.list({
-    description:
-      'Bearer tokens with full access (comma-separated). Authentication is off while this and READ_ONLY_TOKENS are both empty',
-    default: [],
-    itemPattern: TOKEN_ITEM,
-    hint: 'a comma-separated list of tokens of 16 or more printable characters',
-  }),
-  READ_ONLY_TOKENS: env.list({
-    description: 'Bearer tokens that may read but not write (comma-separated)',
-    default: [],
-    itemPattern: TOKEN_ITEM,
-    hint: 'a comma-separated list of tokens of 16 or more printable characters',
-  }),
+  AUTH_TOKENS: tokenList(
+    'Bearer tokens with full access (comma-separated). Authentication is off while this and READ_ONLY_TOKENS are both empty',
+  ),
+  READ_ONLY_TOKENS: tokenList('Bearer tokens that may read but not write (comma-separated)'),
   EMBEDDER: env.oneOf(['glove', 'onnx', 'hash'] as const, {
     description:
       '`glove`: real semantic embeddings from the GloVe vectors shipped on npm (offline); `onnx`: a transformer sentence-embedding model from `ONNX_MODEL_DIR` (the `ONNX_` variables below, as in the embedder service); `hash`: deterministic hashing, for tests only',

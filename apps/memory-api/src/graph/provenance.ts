@@ -27,13 +27,9 @@ export async function readTimeline(
   id: string,
   limit: number,
 ): Promise<{ events: TimelineEvent[]; truncated: boolean }> {
-  const rows = await store.db.sql.query<{
-    id: string;
-    kind: string;
-    actor: string;
-    evidence: unknown;
-    created_at: Date | string;
-  }>(
+  const rows = await store.db.sql.query<
+    Omit<TimelineEvent, 'evidence' | 'created_at'> & { evidence: unknown; created_at: Date | string }
+  >(
     `SELECT id::text AS id, kind, actor, evidence, created_at FROM memory_events
       WHERE memory_id = $1::uuid ORDER BY memory_events.id LIMIT $2::int`,
     [id, limit + 1],
