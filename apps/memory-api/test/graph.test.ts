@@ -23,7 +23,17 @@ describe('auto-links in /graph and /edges', () => {
     expect(link).toMatchObject({ source: b.body.id, target: a.body.id, origin: 'memory' });
     expect(link.weight).toBeGreaterThanOrEqual(0.5);
     expect(graph.body.nodes.map((n: { id: string }) => n.id).sort()).toEqual([a.body.id, b.body.id].sort());
-    expect(graph.body.nodes[0]).toMatchObject({ kind: 'memory', namespace: 'auto', type: expect.any(String) });
+    const nodeA = graph.body.nodes.find((n: { id: string }) => n.id === a.body.id);
+    expect(nodeA).toEqual({
+      id: a.body.id,
+      kind: 'memory',
+      label: a.body.content,
+      type: a.body.type,
+      namespace: 'auto',
+      tags: [],
+      importance: 0.5,
+      pinned: false,
+    });
 
     const ofA = await t.call('GET', `/edges?id=${a.body.id}`);
     expect(ofA.status).toBe(200);

@@ -132,36 +132,19 @@ const LABEL_CHARS = 80;
 async function readNodes(store: MemoryStore, keys: string[]): Promise<GraphNodeJson[]> {
   if (keys.length === 0) return [];
   const param = JSON.stringify(keys);
-  const memories = await store.db.sql.query<{
-    id: string;
-    label: string;
-    memory_type: string;
-    namespace: string;
-    tags: string[] | null;
-    importance: number;
-    pinned: boolean;
-  }>(
-    `SELECT id::text AS id, left(content, ${LABEL_CHARS}) AS label, memory_type, namespace, tags, importance, pinned
+  // Both queries answer in the JSON's shape, so their rows are the nodes.
+  const memories = await store.db.sql.query<GraphNodeJson>(
+    `SELECT id::text AS id, 'memory' AS kind, left(content, ${LABEL_CHARS}) AS label, memory_type AS type, namespace,
+            coalesce(tags, '{}') AS tags, importance::float8 AS importance, pinned
        FROM memories WHERE id IN ${idsParam('$1')} AND status = 'active'`,
     [param],
   );
-  const free = await store.db.sql.query<{ id: string; kind: string; label: string; namespace: string }>(
+  const free = await store.db.sql.query<GraphNodeJson>(
     `SELECT id::text AS id, kind, label, namespace FROM graph_nodes WHERE id IN ${idsParam('$1')} AND memory_id IS NULL`,
     [param],
   );
-  const nodes: GraphNodeJson[] = memories.map((m) => ({
-    id: m.id,
-    kind: 'memory' as const,
-    label: m.label,
-    type: m.memory_type,
-    namespace: m.namespace,
-    tags: m.tags ?? [],
-    importance: Number(m.importance),
-    pinned: m.pinned,
-  }));
-  for (const n of free) nodes.push({ id: n.id, kind: n.kind, label: n.label, namespace: n.namespace });
   const order = new Map(keys.map((k, i) => [k, i]));
-  return nodes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return [...memories, ...free].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }
 
 /** The key a neighbourhood starts from: a live memory, or a graph node (its memory when it has one). */
