@@ -46,65 +46,19 @@ const DATE = new RegExp(
   ].join('|'),
   'g',
 );
-const UNITS = [
-  '%',
-  'percent',
-  'ms',
-  'milliseconds?',
-  's',
-  'secs?',
-  'seconds?',
-  'mins?',
-  'minutes?',
-  'h',
-  'hrs?',
-  'hours?',
-  'days?',
-  'weeks?',
-  'months?',
-  'years?',
-  'B',
-  'KB',
-  'MB',
-  'GB',
-  'TB',
-  'KiB',
-  'MiB',
-  'GiB',
-  'TiB',
-  'mm',
-  'cm',
-  'm',
-  'km',
-  'miles?',
-  'g',
-  'kg',
-  'lbs?',
-  'l',
-  'ml',
-  'Hz',
-  'kHz',
-  'MHz',
-  'GHz',
-  'W',
-  'kW',
-  'V',
-  'USD',
-  'EUR',
-  'GBP',
-  'dollars?',
-  'euros?',
-  'cores?',
-  'CPUs?',
-  'GPUs?',
-  'users?',
-  'people',
-  'requests?',
-  'rps',
-  'qps',
-  'employees?',
-  'items?',
-].join('|');
+/** Units a quantity may carry, grouped by kind (the alternation tries them in this order). */
+const UNITS = `
+  % percent
+  ms milliseconds? s secs? seconds? mins? minutes? h hrs? hours? days? weeks? months? years?
+  B KB MB GB TB KiB MiB GiB TiB
+  mm cm m km miles? g kg lbs? l ml
+  Hz kHz MHz GHz W kW V
+  USD EUR GBP dollars? euros?
+  cores? CPUs? GPUs? users? people requests? rps qps employees? items?
+`
+  .trim()
+  .split(/\s+/)
+  .join('|');
 const QUANTITY = new RegExp(
   `(?:[$€£]\\s?\\d[\\d,]*(?:\\.\\d+)?(?:\\s?(?:k|m|bn|million|billion))?)|(?:\\b\\d[\\d,]*(?:\\.\\d+)?\\s?(?:${UNITS})(?![\\w]))`,
   'g',
