@@ -8,7 +8,6 @@ import { namespace, optionalString, timestamp } from '../../schemas/parse.ts';
 import { recallBody } from '../../schemas/requests.ts';
 import { type RoutePlugin, read } from '../define.ts';
 
-const _SEARCH_TYPES = ['all', 'memory', 'doc'] as const;
 export const RECALL_LIMIT = 10;
 const DEFAULT_BUDGET_CHARS = 4000;
 
