@@ -1,6 +1,6 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { idsParam } from '../memories/sql-rows.ts';
-import { staleMemories } from './stale.ts';
+import { type StalePass, staleMemories } from './stale.ts';
 import { deprecateMemories } from './transitions.ts';
 
 export const AGING_ACTIONS = ['deprioritize', 'deprecate'] as const;
@@ -10,13 +10,8 @@ export type AgingAction = (typeof AGING_ACTIONS)[number];
 export const AGING_FACTOR = 0.5;
 export const AGING_FLOOR = 0.1;
 
-export interface AgingOptions {
+export interface AgingOptions extends StalePass {
   action: AgingAction;
-  dryRun: boolean;
-  namespace?: string | undefined;
-  olderThanDays: number;
-  maxAccessCount: number;
-  maxPerCall: number;
 }
 
 /**

@@ -1,15 +1,10 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { expiredMemories, staleMemories } from './stale.ts';
+import { expiredMemories, type StalePass, staleMemories } from './stale.ts';
 import { deleteDeprecated, deprecateMemories } from './transitions.ts';
 
-export interface CycleOptions {
-  dryRun: boolean;
-  namespace?: string | undefined;
-  olderThanDays: number;
-  maxAccessCount: number;
+export interface CycleOptions extends StalePass {
   pruneExpired: boolean;
   ttlDays: number;
-  maxPerCall: number;
 }
 
 /**
@@ -19,13 +14,7 @@ export interface CycleOptions {
  */
 export async function runCycle(store: MemoryStore, o: CycleOptions) {
   const now = new Date();
-  const stale = await staleMemories(store, {
-    namespace: o.namespace,
-    olderThanDays: o.olderThanDays,
-    maxAccessCount: o.maxAccessCount,
-    limit: o.maxPerCall,
-    now,
-  });
+  const stale = await staleMemories(store, { ...o, limit: o.maxPerCall, now });
   const expired = o.pruneExpired
     ? await expiredMemories(store, { namespace: o.namespace, ttlDays: o.ttlDays, limit: o.maxPerCall, now })
     : null;

@@ -12,6 +12,12 @@ export interface StaleQuery {
   now: Date;
 }
 
+/** A pass over stale memories (aging, the lifecycle cycle): the rule, a dry-run switch and a cap. */
+export interface StalePass extends Omit<StaleQuery, 'limit' | 'now'> {
+  dryRun: boolean;
+  maxPerCall: number;
+}
+
 export interface Candidates {
   ids: string[];
   /** More matched than `limit`. */
