@@ -122,13 +122,13 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
         ? {
             explain: {
               strategy: input.strategy,
-              arms: roundArms(r.fused.arms),
+              arms: roundAll(r.fused.arms),
               fused: round(r.fused.fused),
               context: round(r.context),
               soft: r.soft === undefined ? null : round(r.soft),
               speaker: r.speaker,
               time: r.time === null ? null : round(r.time),
-              boosts: roundBoosts(boosts),
+              boosts: roundAll(boosts),
               score: round(score),
             },
           }
@@ -141,25 +141,6 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-function roundArms(arms: Fused['arms']): Fused['arms'] {
-  const out: Fused['arms'] = {};
-  for (const [name, a] of Object.entries(arms)) {
-    out[name as ArmName] = {
-      rank: a.rank,
-      signal: round(a.signal),
-      strength: round(a.strength),
-      contribution: round(a.contribution),
-    };
-  }
-  return out;
-}
-
-function roundBoosts(b: Boosts): Boosts {
-  return {
-    importance: round(b.importance),
-    pinned: round(b.pinned),
-    feedback: round(b.feedback),
-    recency: round(b.recency),
-    factor: round(b.factor),
-  };
-}
+/** Every number of a signal record rounded for the answer (ranks are whole already). */
+const roundAll = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' ? round(v) : roundAll(v)])) as T;

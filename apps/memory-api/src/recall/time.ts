@@ -10,20 +10,7 @@ export interface Span {
 }
 
 const DAY = 86_400_000;
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 const MONTH = `(${MONTHS.map((m) => `${m}|${m.slice(0, 3)}`).join('|')})\\.?`;
 const DAY_OF_MONTH = '(\\d{1,2})(?:st|nd|rd|th)?';
 const YEAR = '((?:19|20)\\d{2})';
