@@ -27,7 +27,7 @@ export const NEIGHBOUR_REACH = 2;
  * what `speakerOf` accepts, so that only memories that could never lend skip the neighbour lookups
  * (two index probes each); a plain `strpos` costs nothing beside a regular expression per row.
  */
-const MAYBE_TURN = `(c.metadata ?| array['session', 'session_id', 'conversation_id', 'speaker', 'author']
+const MAYBE_TURN = `(c.metadata ?| array['session', 'session_id', 'conversation_id', 'session_time', 'speaker', 'author']
   OR strpos(left(c.content, 200), ':') > 0)`;
 
 // Read for those of the memories whose neighbours are wanted ($2), when they can be a turn.
