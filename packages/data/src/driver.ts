@@ -20,25 +20,32 @@ export interface SqlDriver extends SqlSession {
   prepare(name: string, text: string): PreparedQuery;
   /** Runs `fn` on one dedicated connection (needed for session locks and explicit transactions). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. On PGlite
+   * no other statement runs until it ends (PGlite's own `transaction`).
+   */
+  transaction<T>(fn: (tx: SqlSession) => Promise<T>): Promise<T>;
 }
 
 /** The part of PGlite's API the driver uses: PGlite itself, or `PGliteThread` (PGlite on its own thread). */
 export interface PGliteLike {
   query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
   exec(script: string): Promise<{ rows: unknown[] }[]>;
+  transaction<T>(fn: (tx: Pick<PGliteLike, 'query' | 'exec'>) => Promise<T>): Promise<T>;
 }
 
 const sessionQueue = new WeakMap<PGliteLike, Promise<void>>();
 
 export function pgliteDriver(db: PGliteLike): SqlDriver {
-  const session: SqlSession = {
+  const onConnection = (c: Pick<PGliteLike, 'query' | 'exec'>): SqlSession => ({
     async query(text, params) {
-      return (await db.query(text, params)).rows as never[];
+      return (await c.query(text, params)).rows as never[];
     },
     async exec(script) {
-      await db.exec(script);
+      await c.exec(script);
     },
-  };
+  });
+  const session = onConnection(db);
   // PGlite is one connection in this process, so a session is the database itself; sessions take
   // turns so that one's explicit transaction never interleaves with another's.
   // Concurrent first calls share one PREPARE (a second would fail: the name already exists).
@@ -76,6 +83,7 @@ export function pgliteDriver(db: PGliteLike): SqlDriver {
       );
       return run;
     },
+    transaction: (fn) => db.transaction((tx) => fn(onConnection(tx))),
   };
 }
 
@@ -101,6 +109,20 @@ export function postgresDriver(pool: pg.Pool): SqlDriver {
       const client = await pool.connect();
       try {
         return await fn(onClient(client));
+      } finally {
+        client.release();
+      }
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(onClient(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
       } finally {
         client.release();
       }
