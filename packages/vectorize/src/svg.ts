@@ -76,10 +76,76 @@ export function svgDocument(
   for (const path of paths) {
     const opacity =
       path.color.a < 255 ? ` fill-opacity="${formatNumber(Math.round((path.color.a / 255) * 1000) / 1000, 3)}"` : '';
-    out.text('\n<path d="');
-    writePathData(out, path.commands, options.precision);
-    out.text(`" fill="${hexColor(path.color)}"${opacity}/>`);
+    const split = options.crispEdges && path.color.a === 255 ? splitRuns(path.commands) : undefined;
+    const fills = split ? split.fills : path.commands;
+    if (fills.length > 0) {
+      out.text('\n<path d="');
+      writePathData(out, fills, options.precision);
+      out.text(`" fill="${hexColor(path.color)}"${opacity}/>`);
+    }
+    if (!split) continue;
+    for (const runs of [split.rows, split.columns]) {
+      if (runs.length === 0) continue;
+      out.text('\n<path d="');
+      writePathData(out, runs, Math.max(1, options.precision));
+      out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
+    }
   }
   out.text('\n</svg>\n');
   return out.toString();
+}
+
+/**
+ * Pixel-aligned output (crispEdges): a sub-path that is a clockwise rectangle one pixel high (a
+ * speck, a row of a 1-px line, a glyph's fringe) is written as a horizontal line through the
+ * middle of its row, stroked 1 px wide, "m5 0h3" instead of "m5 0h3v1h-3z"; one pixel wide and
+ * taller, as a vertical line. A stroke of width 1 along the middle of a row covers exactly that
+ * row, so the geometry (and the crisp render) is the same. Holes (anticlockwise) stay in the fill.
+ * Most sub-paths of a screenshot's snapped text are such rectangles.
+ */
+function splitRuns(
+  commands: readonly PathCommand[],
+): { fills: PathCommand[]; rows: PathCommand[]; columns: PathCommand[] } | undefined {
+  const fills: PathCommand[] = [];
+  const rows: PathCommand[] = [];
+  const columns: PathCommand[] = [];
+  let start = 0;
+  for (let i = 0; i < commands.length; i++) {
+    if (commands[i]![0] !== 'Z') continue;
+    const run = rectangleRun(commands, start, i);
+    if (run === undefined) for (let k = start; k <= i; k++) fills.push(commands[k]!);
+    else {
+      const [x0, y0, x1, y1] = run;
+      if (y1 - y0 === 1) rows.push(['M', x0, y0 + 0.5], ['L', x1, y0 + 0.5]);
+      else columns.push(['M', x0 + 0.5, y0], ['L', x0 + 0.5, y1]);
+    }
+    start = i + 1;
+  }
+  if (start !== commands.length) return undefined;
+  return rows.length + columns.length > 0 ? { fills, rows, columns } : undefined;
+}
+
+/** [x0, y0, x1, y1] when commands[start..z] is a clockwise axis-aligned rectangle 1 px high or wide. */
+function rectangleRun(commands: readonly PathCommand[], start: number, z: number): number[] | undefined {
+  if (z - start !== 4) return undefined;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let k = start; k < z; k++) {
+    const c = commands[k]!;
+    if (c[0] !== (k === start ? 'M' : 'L')) return undefined;
+    xs.push(c[1]);
+    ys.push(c[2]);
+  }
+  let twiceArea = 0;
+  for (let k = 0; k < 4; k++) {
+    const next = (k + 1) % 4;
+    if (xs[k] !== xs[next] && ys[k] !== ys[next]) return undefined;
+    twiceArea += xs[k]! * ys[next]! - xs[next]! * ys[k]!;
+  }
+  const x0 = Math.min(...xs);
+  const x1 = Math.max(...xs);
+  const y0 = Math.min(...ys);
+  const y1 = Math.max(...ys);
+  if (twiceArea <= 0 || !Number.isInteger(x0 + x1 + y0 + y1)) return undefined;
+  return y1 - y0 === 1 || x1 - x0 === 1 ? [x0, y0, x1, y1] : undefined;
 }

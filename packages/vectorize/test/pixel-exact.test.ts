@@ -113,6 +113,23 @@ describe('pixel-exact engine', () => {
     expect(result.paths[0]!.commands.filter((c) => c[0] === 'M')).toHaveLength(2);
     expectExact(image, result.svg);
   });
+
+  it('writes 1-px rows and columns as strokes, keeping 1-px high holes empty', () => {
+    // Specks, a 1-px line each way, and a blue frame whose hole is one pixel high.
+    const image = makeImage(16, 12, (x, y) => {
+      if ((x === 1 && y === 1) || (x >= 3 && x < 9 && y === 1)) return RED;
+      if (x === 12 && y >= 1 && y < 10) return RED;
+      if (x >= 2 && x < 10 && y >= 4 && y < 7) return y === 5 && x >= 3 && x < 9 ? WHITE : BLUE;
+      if (x === 14 && y === 11) return BLUE;
+      return WHITE;
+    });
+    const { svg, paths } = vectorize(image, { engine: 'pixel-exact' });
+    expect(svg).toContain('stroke="#dc1e1e"');
+    expect(svg).toContain('stroke="#1e3cc8"');
+    // The path list (for PDF and EPS) keeps every region as a filled outline.
+    expect(paths.every((path) => path.commands.at(-1)![0] === 'Z')).toBe(true);
+    expectExact(image, svg);
+  });
 });
 
 describe('auto engine', () => {
