@@ -90,7 +90,7 @@ await modes[1]?.target.app.close();
 // 2. /import, batches of 5000 lines per request, over HTTP.
 const importTo = async (target: number) => {
   const store = app.memoryStore;
-  let count = await store.prisma.memory.count();
+  let count = await store.db.prisma.memory.count();
   let imported = 0;
   const started = performance.now();
   while (count < target) {

@@ -78,7 +78,7 @@ describe('namespaces', () => {
     expect((await t.call('GET', '/namespaces?with_counts=true')).body.namespaces).toEqual([
       { name: 'c', count: 3, active: 0, deprecated: 3 },
     ]);
-    const timeline = await t.app.memoryStore.prisma.memoryEvent.findMany({
+    const timeline = await t.app.memoryStore.db.prisma.memoryEvent.findMany({
       where: { memoryId: b1 },
       orderBy: { id: 'asc' },
     });

@@ -159,6 +159,7 @@ export function appWithTokens() {
     app,
     call,
     total: async () => (await call('GET', '/stats')).body.total as number,
-    sql: <T>(text: string, ...params: unknown[]) => app().app.memoryStore.prisma.$queryRawUnsafe<T[]>(text, ...params),
+    sql: <T>(text: string, ...params: unknown[]) =>
+      app().app.memoryStore.db.prisma.$queryRawUnsafe<T[]>(text, ...params),
   };
 }

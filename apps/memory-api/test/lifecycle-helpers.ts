@@ -31,7 +31,7 @@ export async function makeOld(t: TestApp, id: string, days: number, reads = 0): 
 
 /** A memory's timeline events, oldest first. */
 export const events = (t: TestApp, id: string) =>
-  t.app.memoryStore.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
+  t.app.memoryStore.db.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
 
 // Near-duplicates under the hashing embedder (64 dimensions): DEPLOY[0..2] are pairwise 0.85-0.94
 // similar, GROCERY[0..1] 0.86; the groups are about 0 to each other and to NAS.
@@ -48,4 +48,4 @@ export const NAS = 'vacation photos from iceland are backed up on the nas drive'
 
 export const get = async (t: TestApp, id: string) => (await t.call('GET', `/memory?id=${id}`)).body;
 export const edgesFrom = (t: TestApp, id: string, edgeType: string) =>
-  t.app.memoryStore.prisma.memoryEdge.findMany({ where: { sourceId: id, edgeType } });
+  t.app.memoryStore.db.prisma.memoryEdge.findMany({ where: { sourceId: id, edgeType } });

@@ -312,8 +312,8 @@ describe('DELETE /forget, pin, importance, feedback', () => {
 });
 
 async function prismaEdges(id: string) {
-  return t.app.memoryStore.prisma.memoryEdge.findMany({ where: { OR: [{ sourceId: id }, { targetId: id }] } });
+  return t.app.memoryStore.db.prisma.memoryEdge.findMany({ where: { OR: [{ sourceId: id }, { targetId: id }] } });
 }
 async function prismaEvents(id: string) {
-  return t.app.memoryStore.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
+  return t.app.memoryStore.db.prisma.memoryEvent.findMany({ where: { memoryId: id }, orderBy: { id: 'asc' } });
 }

@@ -57,10 +57,11 @@ interface Row {
 
 /** What the corpus of one namespace suggests, without writing anything. */
 async function plan(store: MemoryStore, namespace: string, options: DreamOptions): Promise<[PlannedInsight[], number]> {
-  const rows = await store.prisma.$queryRaw<Row[]>`
-    SELECT id::text, content FROM memories
-      WHERE namespace = ${namespace} AND status = 'active' AND source_type <> ${DREAM_SOURCE}
-      ORDER BY created_at DESC, id LIMIT ${DREAM_MAX_MEMORIES}`;
+  const rows = await store.db.sql.query<Row>(
+    `SELECT id::text, content FROM memories WHERE namespace = $1 AND status = 'active' AND source_type <> $2
+      ORDER BY created_at DESC, id LIMIT $3`,
+    [namespace, DREAM_SOURCE, DREAM_MAX_MEMORIES],
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const floor = Math.min(options.duplicateThreshold, options.contradictionThreshold);
   const pairs = await similarPairs(store, rows, namespace, floor);
@@ -151,11 +152,16 @@ interface Existing {
 }
 
 async function existingInsights(store: MemoryStore, namespace: string): Promise<Map<string, Existing>> {
-  const rows = await store.prisma.$queryRaw<
-    { id: string; status: string; content: string; dream: { key?: string; evidence_ids?: string[] } | null }[]
-  >`
-    SELECT id::text, status, content, metadata->'dream' AS dream FROM memories
-      WHERE namespace = ${namespace} AND source_type = ${DREAM_SOURCE} AND metadata->'dream' IS NOT NULL ORDER BY created_at`;
+  const rows = await store.db.sql.query<{
+    id: string;
+    status: string;
+    content: string;
+    dream: { key?: string; evidence_ids?: string[] } | null;
+  }>(
+    `SELECT id::text, status, content, metadata->'dream' AS dream FROM memories
+      WHERE namespace = $1 AND source_type = $2 AND metadata->'dream' IS NOT NULL ORDER BY created_at`,
+    [namespace, DREAM_SOURCE],
+  );
   const out = new Map<string, Existing>();
   for (const r of rows) {
     if (typeof r.dream?.key !== 'string' || out.has(r.dream.key)) continue;
@@ -173,11 +179,12 @@ const metadataOf = (i: PlannedInsight) => ({
  * `referenced_by` backlinks follow from the edges (kept by the database, see the backlink triggers).
  */
 async function linkEvidence(store: MemoryStore, insightId: string, evidence: string[]): Promise<void> {
-  await store.prisma.$executeRaw`
-    INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
-     SELECT gen_random_uuid(), ${insightId}::uuid, e::uuid, 'derived_from', 1, now()
-       FROM jsonb_array_elements_text(${JSON.stringify(evidence)}::jsonb) e
-     ON CONFLICT DO NOTHING`;
+  await store.db.sql.query(
+    `INSERT INTO memory_edges (id, source_id, target_id, edge_type, weight, created_at)
+     SELECT gen_random_uuid(), $1::uuid, e::uuid, 'derived_from', 1, now() FROM unnest($2::text[]) e
+     ON CONFLICT DO NOTHING`,
+    [insightId, evidence],
+  );
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -229,8 +236,10 @@ async function dreamNow(store: MemoryStore, options: DreamOptions): Promise<Drea
     options.namespace !== undefined
       ? [options.namespace]
       : (
-          await store.prisma.$queryRaw<{ namespace: string }[]>`
-            SELECT DISTINCT namespace FROM memories WHERE status = 'active' AND source_type <> ${DREAM_SOURCE} ORDER BY namespace`
+          await store.db.sql.query<{ namespace: string }>(
+            `SELECT DISTINCT namespace FROM memories WHERE status = 'active' AND source_type <> $1 ORDER BY namespace`,
+            [DREAM_SOURCE],
+          )
         ).map((r) => r.namespace);
   const result: DreamResult = {
     dry_run: options.dryRun,

@@ -78,7 +78,7 @@ async function linkEntities(
   facts: Fact[],
   memories: StoredFact[],
 ): Promise<StoreFactsResult['graph']> {
-  return store.prisma.$transaction(async (tx) => {
+  return store.db.sql.transaction(async (tx) => {
     let nodesCreated = 0;
     let edgesCreated = 0;
     const entityNodes = new Map<string, string>();
@@ -89,14 +89,18 @@ async function linkEntities(
       const key = text.toLowerCase();
       const known = entityNodes.get(key);
       if (known) return known;
-      const [found] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id::text FROM graph_nodes WHERE namespace = ${namespace} AND kind = 'entity' AND memory_id IS NULL
-           AND lower(label) = lower(${text}) ORDER BY created_at LIMIT 1`;
+      const [found] = await tx.query<{ id: string }>(
+        `SELECT id::text FROM graph_nodes WHERE namespace = $1 AND kind = 'entity' AND memory_id IS NULL
+           AND lower(label) = lower($2) ORDER BY created_at LIMIT 1`,
+        [namespace, text],
+      );
       let id = found?.id;
       if (!id) {
-        const [made] = await tx.$queryRaw<{ id: string }[]>`
-          INSERT INTO graph_nodes (id, namespace, label, kind, created_at)
-           VALUES (gen_random_uuid(), ${namespace}, ${text}, 'entity', now()) RETURNING id::text`;
+        const [made] = await tx.query<{ id: string }>(
+          `INSERT INTO graph_nodes (id, namespace, label, kind, created_at)
+           VALUES (gen_random_uuid(), $1, $2, 'entity', now()) RETURNING id::text`,
+          [namespace, text],
+        );
         id = made?.id as string;
         nodesCreated++;
       }
@@ -104,23 +108,28 @@ async function linkEntities(
       return id;
     };
     const memoryNode = async (memoryId: string, content: string): Promise<string> => {
-      const made = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
-         VALUES (gen_random_uuid(), ${namespace}, ${content.slice(0, 80)}, 'memory', ${memoryId}::uuid, now())
-         ON CONFLICT (memory_id) DO NOTHING RETURNING id::text`;
+      const made = await tx.query<{ id: string }>(
+        `INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
+         VALUES (gen_random_uuid(), $1, $2, 'memory', $3::uuid, now()) ON CONFLICT (memory_id) DO NOTHING RETURNING id::text`,
+        [namespace, content.slice(0, 80), memoryId],
+      );
       if (made[0]) {
         nodesCreated++;
         return made[0].id;
       }
-      const [found] = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id::text FROM graph_nodes WHERE memory_id = ${memoryId}::uuid`;
+      const [found] = await tx.query<{ id: string }>('SELECT id::text FROM graph_nodes WHERE memory_id = $1::uuid', [
+        memoryId,
+      ]);
       return found?.id as string;
     };
     const edge = async (source: string, target: string, type: string) => {
       if (source === target) return;
-      edgesCreated += await tx.$executeRaw`
-        INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
-         VALUES (gen_random_uuid(), ${source}::uuid, ${target}::uuid, ${type}, 1, now()) ON CONFLICT DO NOTHING`;
+      const made = await tx.query(
+        `INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
+         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, 1, now()) ON CONFLICT DO NOTHING RETURNING 1`,
+        [source, target, type],
+      );
+      edgesCreated += made.length;
     };
 
     for (const [i, fact] of facts.entries()) {

@@ -113,8 +113,7 @@ export async function roomsReferencing(store: MemoryStore, documentId: string) {
 
 /** The documents a memory references, by slug (without content); NOT_FOUND for an unknown memory. */
 export async function documentsReferencedBy(store: MemoryStore, memoryId: string) {
-  if ((await store.prisma.memory.count({ where: { id: memoryId } })) === 0)
-    throw notFound(`no memory with id ${memoryId}`);
+  if (!(await store.get(memoryId))) throw notFound(`no memory with id ${memoryId}`);
   const docs = await store.db.sql.query<DocumentRow>(
     `SELECT ${DOC_SELECT} FROM documents d
       WHERE d.id IN (SELECT document_id FROM memory_doc_refs WHERE memory_id = $1::uuid) ORDER BY d.slug`,

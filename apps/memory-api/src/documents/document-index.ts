@@ -1,6 +1,7 @@
 import { dot, type Neighbour } from '@trove/embeddings';
-import { decodeEmbedding, encodeEmbedding } from '../memories/embedding-codec.ts';
+import { decodeEmbedding, saveEmbeddings } from '../memories/embedding-codec.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
+import { sqlDate } from '../memories/sql-rows.ts';
 
 /** What a document search filters on, without a database round trip. */
 export interface IndexedDocument {
@@ -69,28 +70,39 @@ export async function reloadDocumentIndex(store: MemoryStore): Promise<void> {
   indexes.delete(store);
 }
 
+/** Documents with their stored vectors: all of them with their text, or those of `ids`. */
+const readDocuments = (store: MemoryStore, ids?: string[]) =>
+  store.db.sql.query<{
+    id: string;
+    namespace: string;
+    tags: string[] | null;
+    created_at: Date;
+    title: string;
+    content: string;
+    embedding: Uint8Array | null;
+    embedding_model: string | null;
+  }>(
+    `SELECT id::text AS id, namespace, tags, created_at, embedding, embedding_model
+       ${ids ? 'FROM documents WHERE id = ANY($1::uuid[])' : ', title, content FROM documents'}`,
+    ids ? [ids] : [],
+  );
+
 async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
-  const rows = await store.prisma.document.findMany({
-    select: {
-      id: true,
-      namespace: true,
-      tags: true,
-      createdAt: true,
-      title: true,
-      content: true,
-      embedding: true,
-      embeddingModel: true,
-    },
-  });
+  const rows = await readDocuments(store);
   const index = new DocumentIndex();
   // Without a vector of this model (not embedded yet, or by another): embed so scores compare like with like.
   const fresh = await embedDocuments(
     store,
-    rows.filter((r) => !r.embedding || r.embeddingModel !== store.embedder.model),
+    rows.filter((r) => !r.embedding || r.embedding_model !== store.embedder.model),
   );
   for (const r of rows) {
     const vector = fresh.get(r.id) ?? decodeEmbedding(r.embedding as Uint8Array);
-    index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
+    index.put(r.id, {
+      namespace: r.namespace,
+      tags: r.tags ?? [],
+      createdAt: sqlDate(r.created_at)!.getTime(),
+      vector,
+    });
   }
   return index;
 }
@@ -102,14 +114,7 @@ export async function embedDocuments(
 ): Promise<Map<string, Float32Array>> {
   if (docs.length === 0) return new Map();
   const vectors = await store.embedder.embed(docs.map((d) => embeddingText(d.title, d.content)));
-  await store.prisma.$transaction(
-    docs.map((d, i) =>
-      store.prisma.document.update({
-        where: { id: d.id },
-        data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: store.embedder.model },
-      }),
-    ),
-  );
+  await saveEmbeddings(store.db.sql, 'documents', docs, vectors as Float32Array[], store.embedder.model);
   return new Map(docs.map((d, i) => [d.id, vectors[i] as Float32Array]));
 }
 
@@ -121,16 +126,18 @@ export async function applyDocumentChanges(store: MemoryStore, ids: string[]): P
   const loaded = indexes.get(store);
   if (!loaded || ids.length === 0) return;
   const index = await loaded;
-  const rows = await store.prisma.document.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, namespace: true, tags: true, createdAt: true, embedding: true, embeddingModel: true },
-  });
+  const rows = await readDocuments(store, ids);
   const found = new Set<string>();
   for (const r of rows) {
-    if (!r.embedding || r.embeddingModel !== store.embedder.model) continue;
+    if (!r.embedding || r.embedding_model !== store.embedder.model) continue;
     found.add(r.id);
     const vector = decodeEmbedding(r.embedding);
-    index.put(r.id, { namespace: r.namespace, tags: r.tags ?? [], createdAt: r.createdAt.getTime(), vector });
+    index.put(r.id, {
+      namespace: r.namespace,
+      tags: r.tags ?? [],
+      createdAt: sqlDate(r.created_at)!.getTime(),
+      vector,
+    });
   }
   for (const id of ids) if (!found.has(id)) index.remove(id);
 }

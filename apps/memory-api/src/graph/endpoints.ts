@@ -1,4 +1,4 @@
-import type { MemoryStore } from '../memories/memory-store.ts';
+import type { SqlSession } from '@trove/data';
 
 /**
  * One end of an explicit edge, as the caller named it: a memory id or a graph node id. `key` is
@@ -14,8 +14,6 @@ export interface Endpoint {
   status: string | null;
   label: string;
 }
-
-type Sql = Pick<MemoryStore['prisma'], '$queryRaw'>;
 
 /** Graph node labels for memories: the start of the content, enough to recognise it. */
 const LABEL_CHARS = 80;
@@ -41,17 +39,21 @@ const toEndpoint = (r: EndpointRow): Endpoint => ({
  * Looks an id up as a memory first, then as a graph node (a node linked to a memory stands for
  * that memory, with the memory's current namespace and status). Null when it is neither.
  */
-export async function resolveEndpoint(sql: Sql, id: string): Promise<Endpoint | null> {
-  const [memory] = await sql.$queryRaw<EndpointRow[]>`
-    SELECT m.id::text AS memory_id, n.id::text AS node_id, m.namespace, m.status, left(m.content, ${LABEL_CHARS}) AS label
+export async function resolveEndpoint(sql: SqlSession, id: string): Promise<Endpoint | null> {
+  const [memory] = await sql.query<EndpointRow>(
+    `SELECT m.id::text AS memory_id, n.id::text AS node_id, m.namespace, m.status, left(m.content, ${LABEL_CHARS}) AS label
        FROM memories m LEFT JOIN graph_nodes n ON n.memory_id = m.id
-      WHERE m.id = ${id}::uuid`;
+      WHERE m.id = $1::uuid`,
+    [id],
+  );
   if (memory) return toEndpoint(memory);
-  const [node] = await sql.$queryRaw<EndpointRow[]>`
-    SELECT n.memory_id::text AS memory_id, n.id::text AS node_id, coalesce(m.namespace, n.namespace) AS namespace,
+  const [node] = await sql.query<EndpointRow>(
+    `SELECT n.memory_id::text AS memory_id, n.id::text AS node_id, coalesce(m.namespace, n.namespace) AS namespace,
             m.status, n.label
        FROM graph_nodes n LEFT JOIN memories m ON m.id = n.memory_id
-      WHERE n.id = ${id}::uuid`;
+      WHERE n.id = $1::uuid`,
+    [id],
+  );
   return node ? toEndpoint(node) : null;
 }
 
@@ -59,12 +61,14 @@ export async function resolveEndpoint(sql: Sql, id: string): Promise<Endpoint | 
  * The graph node of an endpoint, created for a memory that has none yet. The memory_id column is
  * unique, so two requests racing to create the same node end up with the same one.
  */
-export async function ensureNode(sql: Sql, end: Endpoint): Promise<string> {
+export async function ensureNode(sql: SqlSession, end: Endpoint): Promise<string> {
   if (end.nodeId) return end.nodeId;
-  const [row] = await sql.$queryRaw<{ id: string }[]>`
-    INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
-     VALUES (gen_random_uuid(), ${end.namespace}, ${end.label}, 'memory', ${end.memoryId}::uuid, now())
+  const [row] = await sql.query<{ id: string }>(
+    `INSERT INTO graph_nodes (id, namespace, label, kind, memory_id, created_at)
+     VALUES (gen_random_uuid(), $1, $2, 'memory', $3::uuid, now())
      ON CONFLICT (memory_id) DO UPDATE SET memory_id = EXCLUDED.memory_id
-     RETURNING id::text AS id`;
+     RETURNING id::text AS id`,
+    [end.namespace, end.label, end.memoryId],
+  );
   return (row as { id: string }).id;
 }

@@ -1,20 +1,18 @@
+import type { SqlSession } from '@trove/data';
 import { conflict, invalid, notFound } from '../domain-error.ts';
-import { Prisma } from '../generated/prisma/client.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { DEFAULT_EDGE_TYPE, SUPERSEDED_BY } from './edge-types.ts';
 import { type Endpoint, ensureNode, resolveEndpoint } from './endpoints.ts';
 
-type Tx = Parameters<Parameters<MemoryStore['prisma']['$transaction']>[0]>[0];
-
 async function endpointOrThrow(store: MemoryStore, id: string, field: string): Promise<Endpoint> {
-  const end = await resolveEndpoint(store.prisma, id);
+  const end = await resolveEndpoint(store.db.sql, id);
   if (!end) throw notFound(`${field}: no memory or graph node with id ${id}`);
   return end;
 }
 
 /** One timeline event per memory end of an edge change, so /timeline and /provenance show links. */
 async function recordLinkEvents(
-  tx: Tx,
+  tx: SqlSession,
   kind: 'linked' | 'link_updated' | 'unlinked',
   source: Endpoint,
   target: Endpoint,
@@ -25,9 +23,10 @@ async function recordLinkEvents(
   if (source.memoryId) rows.push([source.memoryId, { ...evidence, direction: 'outgoing', other: target.key }]);
   if (target.memoryId) rows.push([target.memoryId, { ...evidence, direction: 'incoming', other: source.key }]);
   for (const [memoryId, data] of rows) {
-    await tx.$executeRaw`
-      INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
-      VALUES (${memoryId}::uuid, ${kind}, ${actor}, ${JSON.stringify(data)}::jsonb, now())`;
+    await tx.query(
+      `INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at) VALUES ($1::uuid, $2, $3, $4::jsonb, now())`,
+      [memoryId, kind, actor, JSON.stringify(data)],
+    );
   }
 }
 
@@ -69,17 +68,21 @@ export async function linkEndpoints(store: MemoryStore, request: LinkRequest, ac
   const edgeType = request.edgeType ?? DEFAULT_EDGE_TYPE;
   const weight = request.weight ?? 1;
 
-  return store.prisma.$transaction(async (tx) => {
+  return store.db.sql.transaction(async (tx) => {
     const sourceNode = await ensureNode(tx, source);
     const targetNode = await ensureNode(tx, target);
-    const [before] = await tx.$queryRaw<{ weight: number }[]>`
-      SELECT weight FROM graph_edges
-       WHERE source_id = ${sourceNode}::uuid AND target_id = ${targetNode}::uuid AND edge_type = ${edgeType}`;
-    const [edge] = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
-       VALUES (gen_random_uuid(), ${sourceNode}::uuid, ${targetNode}::uuid, ${edgeType}, ${weight}::float8, now())
+    const ends = [sourceNode, targetNode, edgeType];
+    const [before] = await tx.query<{ weight: number }>(
+      'SELECT weight FROM graph_edges WHERE source_id = $1::uuid AND target_id = $2::uuid AND edge_type = $3',
+      ends,
+    );
+    const [edge] = await tx.query<{ id: string }>(
+      `INSERT INTO graph_edges (id, source_id, target_id, edge_type, weight, created_at)
+       VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4::float8, now())
        ON CONFLICT (source_id, target_id, edge_type) DO UPDATE SET weight = EXCLUDED.weight
-       RETURNING id::text AS id`;
+       RETURNING id::text AS id`,
+      [...ends, weight],
+    );
     const id = (edge as { id: string }).id;
     if (!before)
       await recordLinkEvents(tx, 'linked', source, target, { edge_type: edgeType, weight, edge_id: id }, actor);
@@ -122,21 +125,24 @@ export async function unlinkEndpoints(
 ): Promise<UnlinkResult> {
   const source = await endpointOrThrow(store, request.source, 'source');
   const target = await endpointOrThrow(store, request.target, 'target');
-  const typeFilter = request.edgeType ? Prisma.sql`AND edge_type = ${request.edgeType}` : Prisma.empty;
-  const removed = await store.prisma.$transaction(async (tx) => {
+  // $3: the one edge type to remove, or null for all.
+  const typeFilter = 'AND ($3::text IS NULL OR edge_type = $3)';
+  const removed = await store.db.sql.transaction(async (tx) => {
     const edges: UnlinkResult['edges'] = [];
     if (source.nodeId && target.nodeId) {
-      const rows = await tx.$queryRaw<{ id: string; edge_type: string; weight: number }[]>`
-        DELETE FROM graph_edges WHERE source_id = ${source.nodeId}::uuid AND target_id = ${target.nodeId}::uuid ${typeFilter}
-         RETURNING id::text AS id, edge_type, weight`;
+      const rows = await tx.query<{ id: string; edge_type: string; weight: number }>(
+        `DELETE FROM graph_edges WHERE source_id = $1::uuid AND target_id = $2::uuid ${typeFilter}
+         RETURNING id::text AS id, edge_type, weight`,
+        [source.nodeId, target.nodeId, request.edgeType ?? null],
+      );
       edges.push(...rows.map((r) => ({ ...r, weight: Number(r.weight), origin: 'graph' as const })));
     }
     if (source.memoryId && target.memoryId) {
-      const rows = await tx.$queryRaw<{ id: string; edge_type: string; weight: number }[]>`
-        DELETE FROM memory_edges
-          WHERE source_id = ${source.memoryId}::uuid AND target_id = ${target.memoryId}::uuid
-            AND edge_type <> ${SUPERSEDED_BY} ${typeFilter}
-         RETURNING id::text AS id, edge_type, weight`;
+      const rows = await tx.query<{ id: string; edge_type: string; weight: number }>(
+        `DELETE FROM memory_edges WHERE source_id = $1::uuid AND target_id = $2::uuid AND edge_type <> $4 ${typeFilter}
+         RETURNING id::text AS id, edge_type, weight`,
+        [source.memoryId, target.memoryId, request.edgeType ?? null, SUPERSEDED_BY],
+      );
       edges.push(...rows.map((r) => ({ ...r, weight: Number(r.weight), origin: 'memory' as const })));
     }
     if (edges.length > 0)

@@ -1,4 +1,3 @@
-import { Prisma } from '../generated/prisma/client.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { sqlIso } from '../memories/sql-rows.ts';
 import { type GraphEdgeJson, toEdgeJson } from './graph-view.ts';
@@ -73,7 +72,7 @@ export async function memoryEdges(
  * The backlinks every edge justifies: one per (target, source, type) of a memory edge, or of an
  * explicit edge between two memory-linked graph nodes. The triggers keep the table to this rule.
  */
-const JUSTIFIED = Prisma.sql`SELECT target_id AS memory_id, source_id AS referrer_id, edge_type, created_at FROM memory_edges
+const JUSTIFIED = `SELECT target_id AS memory_id, source_id AS referrer_id, edge_type, created_at FROM memory_edges
   UNION ALL
   SELECT tn.memory_id, sn.memory_id, g.edge_type, g.created_at
     FROM graph_edges g
@@ -97,22 +96,23 @@ export interface RebuildReport {
  */
 export async function rebuildBacklinks(store: MemoryStore): Promise<RebuildReport> {
   const started = performance.now();
-  const counts = await store.prisma.$transaction(async (tx) => {
-    const removed = await tx.$executeRaw`
-      DELETE FROM memory_backlinks b WHERE NOT EXISTS (
+  const counts = await store.db.sql.transaction(async (tx) => {
+    const count = async (sql: string) =>
+      (await tx.query<{ n: number }>(`WITH w AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM w`))[0]?.n ?? 0;
+    const removed = await count(`DELETE FROM memory_backlinks b WHERE NOT EXISTS (
          SELECT 1 FROM (${JUSTIFIED}) j
-          WHERE j.memory_id = b.memory_id AND j.referrer_id = b.referrer_id AND j.edge_type = b.edge_type)`;
-    const added = await tx.$executeRaw`
-      INSERT INTO memory_backlinks (memory_id, referrer_id, edge_type, created_at)
+          WHERE j.memory_id = b.memory_id AND j.referrer_id = b.referrer_id AND j.edge_type = b.edge_type)`);
+    const added = await count(`INSERT INTO memory_backlinks (memory_id, referrer_id, edge_type, created_at)
        SELECT memory_id, referrer_id, edge_type, min(created_at) FROM (${JUSTIFIED}) j
         GROUP BY memory_id, referrer_id, edge_type
-       ON CONFLICT DO NOTHING`;
-    const [totals] = await tx.$queryRaw<{ backlinks: number; memory_edges: number; graph_edges: number }[]>`
-      SELECT (SELECT count(*) FROM memory_backlinks)::int AS backlinks,
+       ON CONFLICT DO NOTHING`);
+    const [totals] = await tx.query<{ backlinks: number; memory_edges: number; graph_edges: number }>(
+      `SELECT (SELECT count(*) FROM memory_backlinks)::int AS backlinks,
               (SELECT count(*) FROM memory_edges)::int AS memory_edges,
               (SELECT count(*) FROM graph_edges g
                  JOIN graph_nodes sn ON sn.id = g.source_id JOIN graph_nodes tn ON tn.id = g.target_id
-                WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL)::int AS graph_edges`;
+                WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL)::int AS graph_edges`,
+    );
     return { removed, added, totals: totals as { backlinks: number; memory_edges: number; graph_edges: number } };
   });
   return {

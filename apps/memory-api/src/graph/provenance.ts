@@ -17,7 +17,7 @@ export interface TimelineEvent {
 
 /** `/timeline`: a memory's events (NOT_FOUND for an unknown memory, deprecated ones included). */
 export async function memoryTimeline(store: MemoryStore, id: string, limit: number) {
-  if ((await store.prisma.memory.count({ where: { id } })) === 0) throw notFound(`no memory with id ${id}`);
+  if (!(await store.get(id))) throw notFound(`no memory with id ${id}`);
   return { id, ...(await readTimeline(store, id, limit)) };
 }
 

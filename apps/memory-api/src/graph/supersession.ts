@@ -106,7 +106,7 @@ export async function undoSupersession(store: MemoryStore, id: string, actor = '
     );
   }
   // The row changed status without a new vector: the catalog re-reads its filter fields.
-  await store.refreshCatalog({ id });
+  await store.refreshCatalog([id]);
   const after = await store.get(id);
   return {
     ok: true,

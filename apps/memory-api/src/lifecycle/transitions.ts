@@ -79,6 +79,6 @@ export async function promoteMemory(store: MemoryStore, id: string, cause: Cause
 export async function refresh(store: MemoryStore, ids: string[]): Promise<void> {
   const CHUNK = 5000;
   for (let i = 0; i < ids.length; i += CHUNK) {
-    await store.refreshCatalog({ id: { in: ids.slice(i, i + CHUNK) } });
+    await store.refreshCatalog(ids.slice(i, i + CHUNK));
   }
 }

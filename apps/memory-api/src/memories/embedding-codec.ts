@@ -1,3 +1,5 @@
+import type { SqlDriver } from '@trove/data';
+
 /**
  * Embeddings are stored in the row as raw float32 bytes (little-endian, as on every platform we
  * run on): the system Postgres has no pgvector, and the vector index is derived from these bytes.
@@ -12,4 +14,22 @@ export function decodeEmbedding(bytes: Uint8Array): Float32Array {
   // Copy first: the driver's buffer may not be 4-byte aligned.
   const copy = new Uint8Array(bytes);
   return new Float32Array(copy.buffer, 0, copy.byteLength >> 2);
+}
+
+/** A vector as the hex text `decode(..., 'hex')` stores (how statements pass embeddings). */
+export const embeddingHex = (vector: Float32Array): string => Buffer.from(encodeEmbedding(vector)).toString('hex');
+
+/** Stores vectors as rows' embeddings, made by `model`, in one statement. */
+export async function saveEmbeddings(
+  sql: SqlDriver,
+  table: 'memories' | 'documents',
+  rows: { id: string }[],
+  vectors: Float32Array[],
+  model: string,
+): Promise<void> {
+  await sql.query(
+    `UPDATE ${table} t SET embedding = decode(v.hex, 'hex'), embedding_model = $3
+       FROM unnest($1::uuid[], $2::text[]) AS v(id, hex) WHERE t.id = v.id`,
+    [rows.map((r) => r.id), vectors.map(embeddingHex), model],
+  );
 }

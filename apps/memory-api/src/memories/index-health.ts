@@ -27,14 +27,20 @@ export async function verifyIndex(store: MemoryStore) {
   const stored = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
-    const page = await store.prisma.memory.findMany({
-      select: { id: true, status: true, namespace: true, contentHash: true, embedding: true, embeddingModel: true },
-      orderBy: { id: 'asc' },
-      take: PAGE,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    });
+    const page = await store.db.sql.query<{
+      id: string;
+      status: string;
+      namespace: string;
+      content_hash: string;
+      embedding: Uint8Array | null;
+      embedding_model: string | null;
+    }>(
+      `SELECT id::text AS id, status, namespace, content_hash, embedding, embedding_model FROM memories
+        WHERE $2::uuid IS NULL OR id > $2::uuid ORDER BY id LIMIT $1`,
+      [PAGE, cursor ?? null],
+    );
     rows += page.length;
-    const embeddedRows = page.filter((r) => r.embedding && r.embeddingModel === store.embedder.model);
+    const embeddedRows = page.filter((r) => r.embedding && r.embedding_model === store.embedder.model);
     const held = await index.vectors(embeddedRows.map((r) => r.id));
     for (const r of embeddedRows) {
       embedded++;
@@ -46,7 +52,7 @@ export async function verifyIndex(store: MemoryStore) {
       }
       if (m.entry.active !== (r.status === 'active') || m.entry.namespace !== r.namespace) statusMismatches++;
       const same = sameVector(m.vector, decodeEmbedding(r.embedding as Uint8Array));
-      if (!same || m.contentHash !== r.contentHash) vectorMismatches++;
+      if (!same || m.contentHash !== r.content_hash) vectorMismatches++;
     }
     cursor = page.at(-1)?.id;
     if (page.length < PAGE) break;

@@ -2,16 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { PreparedQuery } from '@trove/data';
 import type { Embedder } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
-import type { Prisma } from '../generated/prisma/client.ts';
-import { decodeEmbedding, encodeEmbedding } from './embedding-codec.ts';
+import { decodeEmbedding, embeddingHex, saveEmbeddings } from './embedding-codec.ts';
 import { type MemoryFilter, matchesFilter } from './filters.ts';
 import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
-import { CATALOG_COLUMNS, type RebuildCounts, rebuildIndexFromRows } from './rebuild-index.ts';
-import { contentHash, MEMORY_COLUMNS, type MemoryRow } from './record.ts';
+import { type RebuildCounts, rebuildIndexFromRows } from './rebuild-index.ts';
+import { contentHash, type MemoryRow } from './record.ts';
 import { REMEMBER_PLAIN_SQL, REMEMBER_SQL, rememberParams, storedRow } from './remember-sql.ts';
-import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
+import { CATALOG_SELECT, catalogRow, fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
 import type { MemoryPatch, NewMemory, RememberResult, StoreThresholds } from './store-inputs.ts';
 import { type CatalogRow, entryOf } from './vector-catalog.ts';
+
+/** The one-field changes `setField` makes ($6 is the value). */
+const FIELD_SETS = {
+  pinned: 'pinned = $6::boolean',
+  importance: 'importance = $6::float8',
+  helpful: 'helpful_count = helpful_count + 1',
+  unhelpful: 'unhelpful_count = unhelpful_count + 1',
+} as const;
+
 import type { VectorFeed } from './vector-feed.ts';
 import { DUPLICATE_MIN_WORD_OVERLAP, wordOverlap } from './word-overlap.ts';
 
@@ -71,7 +79,9 @@ export class MemoryStore {
     for (const listener of this.contentWritten) await listener(row, change);
   }
 
+  /** @deprecated only recall/arms.ts still reads Prisma; everything else goes through `db.sql`. */
   get prisma() {
+    // biome-ignore lint/plugin: recall/arms.ts is converted by the recall work (see biome.json)
     return this.db.prisma;
   }
 
@@ -91,27 +101,20 @@ export class MemoryStore {
   /** Embeds these memories with the configured model and stores the vectors (one transaction). */
   async reembed(rows: { id: string; content: string }[]): Promise<Map<string, Float32Array>> {
     const vectors = await this.embedder.embed(rows.map((r) => r.content));
-    await this.prisma.$transaction(
-      rows.map((r, i) =>
-        this.prisma.memory.update({
-          where: { id: r.id },
-          data: { embedding: encodeEmbedding(vectors[i] as Float32Array), embeddingModel: this.embedder.model },
-        }),
-      ),
-    );
+    await saveEmbeddings(this.db.sql, 'memories', rows, vectors as Float32Array[], this.embedder.model);
     return new Map(rows.map((r, i) => [r.id, vectors[i] as Float32Array]));
   }
 
   /** Reads memories with their stored vectors, as the index holds them. */
   async indexedItems(ids: string[]): Promise<IndexedItem[]> {
     if (ids.length === 0) return [];
-    const rows = await this.prisma.memory.findMany({
-      where: { id: { in: ids } },
-      select: { ...CATALOG_COLUMNS, embedding: true, embeddingModel: true },
-    });
+    const rows = await this.db.sql.query<{ embedding: Uint8Array | null; embedding_model: string | null }>(
+      `SELECT ${CATALOG_SELECT}, embedding, embedding_model FROM memories WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
     return rows.map((r) => ({
-      row: r,
-      vector: r.embedding && r.embeddingModel === this.embedder.model ? decodeEmbedding(r.embedding) : null,
+      row: catalogRow(r),
+      vector: r.embedding && r.embedding_model === this.embedder.model ? decodeEmbedding(r.embedding) : null,
     }));
   }
 
@@ -236,8 +239,13 @@ export class MemoryStore {
   }
 
   /** Re-reads the filter fields of memories after a write that did not change their vectors. */
-  async refreshCatalog(where: Prisma.MemoryWhereInput): Promise<number> {
-    const rows: CatalogRow[] = await this.prisma.memory.findMany({ where, select: CATALOG_COLUMNS });
+  async refreshCatalog(which: string[] | { namespace: string }): Promise<number> {
+    const rows = (
+      await this.db.sql.query(
+        `SELECT ${CATALOG_SELECT} FROM memories WHERE ${Array.isArray(which) ? 'id = ANY($1::uuid[])' : 'namespace = $1'}`,
+        [Array.isArray(which) ? which : which.namespace],
+      )
+    ).map(catalogRow);
     await this.touchIndexed(rows);
     return rows.length;
   }
@@ -274,7 +282,7 @@ export class MemoryStore {
       id: randomUUID(),
       input,
       hash,
-      embedding: Buffer.from(encodeEmbedding(vector)).toString('hex'),
+      embedding: embeddingHex(vector),
       model: this.embedder.model,
       now: new Date(),
       links: links.map((n) => ({ id: n.id, weight: n.score })),
@@ -290,7 +298,7 @@ export class MemoryStore {
     }
     const row = storedRow(write, created);
     await this.putIndexedSoon([{ row, vector }]);
-    if (retire) await this.refreshCatalog({ id: retire.id });
+    if (retire) await this.refreshCatalog([retire.id]);
     await this.wroteContent(row, { created: true });
     return { row, created: true, ...(retire ? { superseded: { id: retire.id, similarity: retire.score } } : {}) };
   }
@@ -301,40 +309,34 @@ export class MemoryStore {
     if (!before) return null;
     const contentChanged = patch.content !== undefined && patch.content !== before.content;
     const vector = contentChanged ? await this.embedOne(patch.content as string) : null;
-    const now = new Date();
-    const data: Prisma.MemoryUpdateInput = { updatedAt: now };
-    if (patch.content !== undefined) data.content = patch.content;
+    const params: unknown[] = [];
+    const sets: string[] = [];
+    const set = (column: string, value: unknown, expr = '$') => {
+      params.push(value);
+      sets.push(`${column} = ${expr.replace('$', `$${params.length + 5}`)}`);
+    };
+    const hash = contentChanged ? contentHash(patch.content as string) : undefined;
+    if (patch.content !== undefined) set('content', patch.content);
     if (contentChanged) {
-      data.contentHash = contentHash(patch.content as string);
-      data.embedding = encodeEmbedding(vector as Float32Array);
-      data.embeddingModel = this.embedder.model;
+      set('content_hash', hash);
+      set('embedding', embeddingHex(vector as Float32Array), "decode($, 'hex')");
+      set('embedding_model', this.embedder.model);
     }
-    if (patch.importance !== undefined) data.importance = patch.importance;
-    if (patch.memoryType !== undefined) data.memoryType = patch.memoryType;
-    if (patch.metadata !== undefined) data.metadata = patch.metadata as Prisma.InputJsonObject;
-    if (patch.namespace !== undefined) data.namespace = patch.namespace;
-    if (patch.pinned !== undefined) data.pinned = patch.pinned;
-    if (patch.tags !== undefined) data.tags = patch.tags;
+    if (patch.importance !== undefined) set('importance', patch.importance, '$::float8');
+    if (patch.memoryType !== undefined) set('memory_type', patch.memoryType);
+    if (patch.metadata !== undefined) set('metadata', JSON.stringify(patch.metadata), '$::jsonb');
+    if (patch.namespace !== undefined) set('namespace', patch.namespace);
+    if (patch.pinned !== undefined) set('pinned', patch.pinned, '$::boolean');
+    if (patch.tags !== undefined) set('tags', patch.tags, '$::text[]');
     const fields = Object.keys(patch).filter((k) => patch[k as keyof MemoryPatch] !== undefined);
-    const row = await this.prisma.$transaction(async (tx) => {
-      const updated = await tx.memory.update({ where: { id }, data, select: MEMORY_COLUMNS });
-      await tx.memoryEvent.create({
-        data: {
-          memoryId: id,
-          kind: 'updated',
-          actor,
-          evidence: {
-            fields,
-            ...(contentChanged ? { previous_content_hash: before.contentHash, content_hash: updated.contentHash } : {}),
-            ...(patch.namespace !== undefined && patch.namespace !== before.namespace
-              ? { from_namespace: before.namespace, to_namespace: patch.namespace }
-              : {}),
-          },
-          createdAt: now,
-        },
-      });
-      return updated;
-    });
+    const evidence = {
+      fields,
+      ...(contentChanged ? { previous_content_hash: before.contentHash, content_hash: hash } : {}),
+      ...(patch.namespace !== undefined && patch.namespace !== before.namespace
+        ? { from_namespace: before.namespace, to_namespace: patch.namespace }
+        : {}),
+    };
+    const row = (await this.writeRow(id, sets, params, { kind: 'updated', evidence }, actor)) as MemoryRow;
     if (vector) await this.putIndexed([{ row, vector }]);
     else await this.touchIndexed([row]);
     if (contentChanged || (patch.namespace !== undefined && patch.namespace !== before.namespace))
@@ -347,49 +349,49 @@ export class MemoryStore {
     const before = await this.get(id);
     if (!before) return null;
     if (before.status === 'deprecated') return before;
-    const now = new Date();
-    const row = await this.prisma.$transaction(async (tx) => {
-      const updated = await tx.memory.update({
-        where: { id },
-        data: { status: 'deprecated', deprecatedAt: now, updatedAt: now },
-        select: MEMORY_COLUMNS,
-      });
-      await tx.memoryEvent.create({
-        data: { memoryId: id, kind: 'deprecated', actor, evidence: { reason: 'forget' }, createdAt: now },
-      });
-      return updated;
-    });
+    const sets = ["status = 'deprecated'", 'deprecated_at = $2::timestamptz'];
+    const row = (await this.writeRow(
+      id,
+      sets,
+      [],
+      { kind: 'deprecated', evidence: { reason: 'forget' } },
+      actor,
+    )) as MemoryRow;
     await this.touchIndexed([row]);
     return row;
   }
 
   /** A change of one simple field, recorded on the timeline. */
-  async setField(
+  setField(
     id: string,
-    data: Prisma.MemoryUpdateInput,
+    field: keyof typeof FIELD_SETS,
+    value: boolean | number | undefined,
     event: { kind: string; evidence: Record<string, unknown> },
     actor = 'api',
   ): Promise<MemoryRow | null> {
-    const exists = await this.prisma.memory.count({ where: { id } });
-    if (exists === 0) return null;
-    const now = new Date();
-    return this.prisma.$transaction(async (tx) => {
-      const updated = await tx.memory.update({
-        where: { id },
-        data: { ...data, updatedAt: now },
-        select: MEMORY_COLUMNS,
-      });
-      await tx.memoryEvent.create({
-        data: {
-          memoryId: id,
-          kind: event.kind,
-          actor,
-          evidence: event.evidence as Prisma.InputJsonObject,
-          createdAt: now,
-        },
-      });
-      return updated;
-    });
+    return this.writeRow(id, [FIELD_SETS[field]], value === undefined ? [] : [value], event, actor);
+  }
+
+  /**
+   * One memory's UPDATE (`sets`, whose parameters start at $6) and its timeline event, in one
+   * statement at one timestamp ($2); null when the id does not exist.
+   */
+  private async writeRow(
+    id: string,
+    sets: string[],
+    params: unknown[],
+    event: { kind: string; evidence: Record<string, unknown> },
+    actor: string,
+  ): Promise<MemoryRow | null> {
+    const [row] = await this.db.sql.query(
+      `WITH updated AS (UPDATE memories SET ${[...sets, 'updated_at = $2::timestamptz'].join(', ')}
+          WHERE id = $1::uuid RETURNING ${MEMORY_SELECT}),
+        event AS (INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+          SELECT id::uuid, $3, $4, $5::jsonb, $2::timestamptz FROM updated)
+       SELECT * FROM updated`,
+      [id, new Date(), event.kind, actor, JSON.stringify(event.evidence), ...params],
+    );
+    return row ? fromSqlRow(row) : null;
   }
 
   /** Counts an access for memories actually returned to a caller (not for every candidate). */

@@ -68,12 +68,11 @@ export async function reembedAll(
     onProgress(done);
   }
   for (;;) {
-    const rows = await store.prisma.document.findMany({
-      where: { OR: [{ embeddingModel: { not: model } }, { embeddingModel: null }, { embedding: null }] },
-      select: { id: true, title: true, content: true },
-      orderBy: { id: 'asc' },
-      take: REEMBED_BATCH,
-    });
+    const rows = await store.db.sql.query<{ id: string; title: string; content: string }>(
+      `SELECT id::text AS id, title, content FROM documents WHERE embedding_model IS DISTINCT FROM $1 OR embedding IS NULL
+        ORDER BY id LIMIT $2`,
+      [model, REEMBED_BATCH],
+    );
     if (rows.length === 0) break;
     await embedDocuments(store, rows);
     done.documents += rows.length;

@@ -11,7 +11,9 @@ export function listNamespaces(store: MemoryStore) {
   );
 }
 
-const count = (store: MemoryStore, name: string) => store.prisma.memory.count({ where: { namespace: name } });
+const count = async (store: MemoryStore, name: string) =>
+  (await store.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE namespace = $1', [name]))[0]
+    ?.n ?? 0;
 
 async function mustExist(store: MemoryStore, name: string): Promise<number> {
   const n = await count(store, name);
@@ -28,14 +30,14 @@ export async function moveNamespace(store: MemoryStore, from: string, to: string
   if (from === to) throw invalid('from and to are the same namespace');
   await mustExist(store, from);
   const targetExisted = (await count(store, to)) > 0;
-  const moved = await store.prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
-       SELECT id, 'namespace_moved', 'api', jsonb_build_object('from', ${from}::text, 'to', ${to}::text), now()
-         FROM memories WHERE namespace = ${from}`;
-    return tx.$queryRaw<{ id: string; content: string; linked: boolean }[]>`UPDATE memories m
-       SET namespace = ${to}, updated_at = now() WHERE namespace = ${from}
-       RETURNING id::text AS id, content, EXISTS (SELECT 1 FROM memory_doc_refs r WHERE r.memory_id = m.id) AS linked`;
-  });
+  const moved = await store.db.sql.query<{ id: string; content: string; linked: boolean }>(
+    `WITH events AS (INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+       SELECT id, 'namespace_moved', 'api', jsonb_build_object('from', $1::text, 'to', $2::text), now()
+         FROM memories WHERE namespace = $1)
+     UPDATE memories m SET namespace = $2, updated_at = now() WHERE namespace = $1
+       RETURNING id::text AS id, content, EXISTS (SELECT 1 FROM memory_doc_refs r WHERE r.memory_id = m.id) AS linked`,
+    [from, to],
+  );
   await store.refreshCatalog({ namespace: to });
   for (const m of moved) {
     if (m.linked || m.content.includes('[[') || m.content.includes('doc:'))
@@ -59,13 +61,16 @@ export async function deleteNamespace(
     if (target === name) throw invalid('target must differ from name');
     return { name, strategy, target, moved: (await moveNamespace(store, name, target)).moved };
   }
-  const deprecated = await store.prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
+  // One statement: the event rows and the update see the same active memories.
+  const [{ deprecated } = { deprecated: 0 }] = await store.db.sql.query<{ deprecated: number }>(
+    `WITH events AS (INSERT INTO memory_events (memory_id, kind, actor, evidence, created_at)
        SELECT id, 'deprecated', 'api', '{"reason":"namespace_delete"}'::jsonb, now()
-         FROM memories WHERE namespace = ${name} AND status = 'active'`;
-    return tx.$executeRaw`UPDATE memories SET status = 'deprecated', deprecated_at = now(), updated_at = now()
-       WHERE namespace = ${name} AND status = 'active'`;
-  });
+         FROM memories WHERE namespace = $1 AND status = 'active'),
+     gone AS (UPDATE memories SET status = 'deprecated', deprecated_at = now(), updated_at = now()
+       WHERE namespace = $1 AND status = 'active' RETURNING 1)
+     SELECT count(*)::int AS deprecated FROM gone`,
+    [name],
+  );
   await store.refreshCatalog({ namespace: name });
   return { name, strategy, deprecated };
 }

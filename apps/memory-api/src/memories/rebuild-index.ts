@@ -1,21 +1,7 @@
 import { decodeEmbedding } from './embedding-codec.ts';
 import type { IndexedItem } from './memory-index.ts';
 import type { MemoryStore } from './memory-store.ts';
-
-/** The columns the index keeps of a row (its filter fields and, to know its text, the content hash). */
-export const CATALOG_COLUMNS = {
-  id: true,
-  namespace: true,
-  status: true,
-  createdAt: true,
-  deprecatedAt: true,
-  validUntil: true,
-  tags: true,
-  metadata: true,
-  contentHash: true,
-  memoryType: true,
-  updatedAt: true,
-} as const;
+import { CATALOG_SELECT, catalogRow } from './sql-rows.ts';
 
 const LOAD_PAGE = 5000;
 
@@ -31,20 +17,25 @@ export interface RebuildCounts {
  * `reembed`, and left out of the search without it.
  */
 export async function rebuildIndexFromRows(store: MemoryStore, options: { reembed: boolean }): Promise<RebuildCounts> {
-  const { prisma, index, embedder } = store;
-  await index.beginRebuild(await prisma.memory.count());
+  const { db, index, embedder } = store;
+  const [total] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories');
+  await index.beginRebuild(total?.n ?? 0);
   const kept = new Set<string>();
   const counts: RebuildCounts = { indexed: 0, reembedded: 0, unembedded: 0 };
   let cursor: string | undefined;
   for (;;) {
-    const page = await prisma.memory.findMany({
-      select: { ...CATALOG_COLUMNS, content: true, embedding: true, embeddingModel: true },
-      orderBy: { id: 'asc' },
-      take: LOAD_PAGE,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    });
+    const page = await db.sql.query<{
+      id: string;
+      content: string;
+      embedding: Uint8Array | null;
+      embedding_model: string | null;
+    }>(
+      `SELECT ${CATALOG_SELECT}, content, embedding, embedding_model FROM memories
+        ${cursor ? 'WHERE id > $2::uuid' : ''} ORDER BY id LIMIT $1`,
+      cursor ? [LOAD_PAGE, cursor] : [LOAD_PAGE],
+    );
     if (page.length === 0) break;
-    const stale = page.filter((r) => !r.embedding || r.embeddingModel !== embedder.model);
+    const stale = page.filter((r) => !r.embedding || r.embedding_model !== embedder.model);
     const fresh = new Map<string, Float32Array>();
     if (options.reembed && stale.length > 0) {
       for (const [id, vector] of await store.reembed(stale)) fresh.set(id, vector);
@@ -52,11 +43,11 @@ export async function rebuildIndexFromRows(store: MemoryStore, options: { reembe
     }
     const items: IndexedItem[] = page.map((r) => {
       let vector = fresh.get(r.id) ?? null;
-      if (!vector && r.embedding && r.embeddingModel === embedder.model) vector = decodeEmbedding(r.embedding);
+      if (!vector && r.embedding && r.embedding_model === embedder.model) vector = decodeEmbedding(r.embedding);
       if (vector) counts.indexed++;
       else counts.unembedded++;
       kept.add(r.id);
-      return { row: r, vector };
+      return { row: catalogRow(r), vector };
     });
     await index.put(items);
     store.indexChanges += items.length;

@@ -1,33 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Memory } from '../generated/prisma/client.ts';
 
-/** Columns read for API answers: everything but the embedding bytes and the tsvector. */
-export const MEMORY_COLUMNS = {
-  id: true,
-  content: true,
-  tags: true,
-  namespace: true,
-  memoryType: true,
-  metadata: true,
-  importance: true,
-  pinned: true,
-  status: true,
-  source: true,
-  sourceType: true,
-  authorType: true,
-  contentHash: true,
-  validFrom: true,
-  validUntil: true,
-  embeddingModel: true,
-  accessCount: true,
-  lastAccessedAt: true,
-  helpfulCount: true,
-  unhelpfulCount: true,
-  createdAt: true,
-  updatedAt: true,
-  deprecatedAt: true,
-} as const;
-
 export type MemoryRow = Omit<Memory, 'embedding'>;
 
 export type MemoryJson = ReturnType<typeof toMemoryJson>;

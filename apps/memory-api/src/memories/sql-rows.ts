@@ -1,12 +1,17 @@
 import type { MemoryRow } from './record.ts';
+import type { IndexedRow } from './vector-catalog.ts';
 
 /**
  * The hot paths (recall hydration, access counting, import) use plain SQL: one statement each, no
- * query planning in the client. These columns and this mapping give the same MemoryRow as Prisma.
+ * query planning in the client. These columns and this mapping give the MemoryRow type (the Prisma model without its embedding).
  */
 export const MEMORY_SELECT = `id::text AS id, content, tags, namespace, memory_type, metadata, importance, pinned, status,
   source, source_type, author_type, content_hash, valid_from, valid_until, embedding_model, access_count,
   last_accessed_at, helpful_count, unhelpful_count, created_at, updated_at, deprecated_at`;
+
+/** The columns the index keeps of a row (its filter fields and, to know its text, the content hash). */
+export const CATALOG_SELECT = `id::text AS id, namespace, status, created_at, deprecated_at, valid_until, tags, metadata,
+  content_hash, memory_type, updated_at`;
 
 /** `WHERE id IN (...)` for a list of ids passed as one JSON parameter (works the same on both drivers). */
 export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_text(${placeholder}::jsonb))::uuid)`;
@@ -49,3 +54,18 @@ export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
     deprecatedAt: sqlDate(r.deprecated_at),
   };
 }
+
+/** A row read with CATALOG_SELECT (or more). */
+export const catalogRow = (r: Record<string, unknown>): IndexedRow => ({
+  id: r.id as string,
+  namespace: r.namespace as string,
+  status: r.status as string,
+  createdAt: sqlDate(r.created_at) as Date,
+  deprecatedAt: sqlDate(r.deprecated_at),
+  validUntil: sqlDate(r.valid_until),
+  tags: (r.tags as string[] | null) ?? [],
+  metadata: sqlJson(r.metadata),
+  contentHash: r.content_hash as string,
+  memoryType: r.memory_type as string,
+  updatedAt: sqlDate(r.updated_at) as Date,
+});

@@ -1,4 +1,3 @@
-import { Prisma } from '../generated/prisma/client.ts';
 import type { MemoryStore } from './memory-store.ts';
 
 interface StatsRow {
@@ -14,12 +13,13 @@ interface StatsRow {
   namespaces: number;
 }
 
-/** `AND namespace = $n` when a namespace is given; nothing when the question spans them all. */
-const inNamespace = (ns: string | undefined) => (ns === undefined ? Prisma.empty : Prisma.sql`AND namespace = ${ns}`);
+/** `$1` is the namespace, or null when the question spans them all. */
+const IN_NAMESPACE = '($1::text IS NULL OR namespace = $1)';
 
 /** Counts of one namespace (or all), for /stats. */
 export async function memoryStats(store: MemoryStore, ns: string | undefined) {
-  const [row] = await store.prisma.$queryRaw<StatsRow[]>`
+  const q = <R>(text: string) => store.db.sql.query<R>(text, [ns ?? null]);
+  const [row] = await q<StatsRow>(`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE status = 'active')::int AS active,
            count(*) FILTER (WHERE status = 'deprecated')::int AS deprecated,
@@ -29,12 +29,11 @@ export async function memoryStats(store: MemoryStore, ns: string | undefined) {
            coalesce(sum(access_count), 0)::int AS access_total,
            min(created_at) AS oldest, max(created_at) AS newest,
            count(DISTINCT namespace)::int AS namespaces
-      FROM memories WHERE true ${inNamespace(ns)}`;
-  const types = await store.prisma.$queryRaw<{ type: string; n: number }[]>`
-    SELECT memory_type AS type, count(*)::int AS n FROM memories
-     WHERE status = 'active' ${inNamespace(ns)} GROUP BY memory_type ORDER BY memory_type`;
-  const [tags] = await store.prisma.$queryRaw<{ n: number }[]>`
-    SELECT count(DISTINCT t)::int AS n FROM memories, unnest(tags) AS t WHERE status = 'active' ${inNamespace(ns)}`;
+      FROM memories WHERE ${IN_NAMESPACE}`);
+  const types = await q<{ type: string; n: number }>(`SELECT memory_type AS type, count(*)::int AS n FROM memories
+     WHERE status = 'active' AND ${IN_NAMESPACE} GROUP BY memory_type ORDER BY memory_type`);
+  const [tags] = await q<{ n: number }>(`SELECT count(DISTINCT t)::int AS n FROM memories, unnest(tags) AS t
+     WHERE status = 'active' AND ${IN_NAMESPACE}`);
   const s = row as StatsRow;
   return {
     namespace: ns ?? null,
@@ -56,18 +55,21 @@ export async function memoryStats(store: MemoryStore, ns: string | undefined) {
 }
 
 /** Live memories and namespaces in use, for a /health that may show them. */
-export async function healthCounts(store: Pick<MemoryStore, 'prisma'>) {
-  const [row] = await store.prisma.$queryRaw<{ memories: number; namespaces: number }[]>`
-    SELECT count(*) FILTER (WHERE status = 'active')::int AS memories,
-           count(DISTINCT namespace)::int AS namespaces FROM memories`;
+export async function healthCounts(db: Pick<MemoryStore['db'], 'sql'>) {
+  const [row] = await db.sql.query<{ memories: number; namespaces: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'active')::int AS memories,
+           count(DISTINCT namespace)::int AS namespaces FROM memories`,
+  );
   return { memories: Number(row?.memories ?? 0), namespaces: Number(row?.namespaces ?? 0) };
 }
 
 /** Tags of live memories with their counts, most used first. */
 export async function listTags(store: MemoryStore, ns: string | undefined) {
-  const rows = await store.prisma.$queryRaw<{ tag: string; count: number }[]>`
-    SELECT t AS tag, count(*)::int AS count FROM memories, unnest(tags) AS t
-     WHERE status = 'active' ${inNamespace(ns)} GROUP BY t ORDER BY count(*) DESC, t`;
+  const rows = await store.db.sql.query<{ tag: string; count: number }>(
+    `SELECT t AS tag, count(*)::int AS count FROM memories, unnest(tags) AS t
+     WHERE status = 'active' AND ${IN_NAMESPACE} GROUP BY t ORDER BY count(*) DESC, t`,
+    [ns ?? null],
+  );
   return rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }
 
@@ -78,11 +80,13 @@ export async function listTags(store: MemoryStore, ns: string | undefined) {
  */
 export async function rewriteTag(store: MemoryStore, from: string, to: string | undefined, ns: string | undefined) {
   if (to === from) return 0;
-  const rows = await store.prisma.$queryRaw<{ id: string }[]>`
-    UPDATE memories SET updated_at = now(), tags = CASE
-             WHEN ${to ?? null}::text IS NULL OR ${to ?? null}::text = ANY(tags) THEN array_remove(tags, ${from})
-             ELSE array_replace(tags, ${from}, ${to ?? null}::text) END
-     WHERE ${from} = ANY(tags) ${inNamespace(ns)} RETURNING id::text AS id`;
-  await store.refreshCatalog({ id: { in: rows.map((r) => r.id) } });
+  const rows = await store.db.sql.query<{ id: string }>(
+    `UPDATE memories SET updated_at = now(), tags = CASE
+             WHEN $3::text IS NULL OR $3::text = ANY(tags) THEN array_remove(tags, $2::text)
+             ELSE array_replace(tags, $2::text, $3::text) END
+     WHERE $2::text = ANY(tags) AND ${IN_NAMESPACE} RETURNING id::text AS id`,
+    [ns ?? null, from, to ?? null],
+  );
+  await store.refreshCatalog(rows.map((r) => r.id));
   return rows.length;
 }

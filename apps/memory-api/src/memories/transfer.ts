@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { encodeEmbedding } from './embedding-codec.ts';
 import type { ImportRecord } from './import-records.ts';
 import type { MemoryStore } from './memory-store.ts';
-import { MEMORY_COLUMNS, toMemoryJson } from './record.ts';
+import { toMemoryJson } from './record.ts';
+import { fromSqlRow, MEMORY_SELECT } from './sql-rows.ts';
 
 // Each batch commits on its own: a crash loses at most the batch in flight, never an acknowledged one.
 const IMPORT_BATCH = 1000;
@@ -176,15 +177,13 @@ export async function* exportMemories(
   let first = true;
   if (options.format === 'json') yield '[';
   for (;;) {
-    const page = await store.prisma.memory.findMany({
-      where: {
-        ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
-        ...(cursor ? { id: { gt: cursor } } : {}),
-      },
-      select: MEMORY_COLUMNS,
-      orderBy: { id: 'asc' },
-      take: EXPORT_PAGE,
-    });
+    const page = (
+      await store.db.sql.query(
+        `SELECT ${MEMORY_SELECT} FROM memories WHERE ($1::text IS NULL OR namespace = $1)
+            AND ($2::uuid IS NULL OR id > $2::uuid) ORDER BY id LIMIT $3`,
+        [options.namespace ?? null, cursor ?? null, EXPORT_PAGE],
+      )
+    ).map(fromSqlRow);
     if (page.length > 0) {
       const lines = page.map((row) => JSON.stringify(toMemoryJson(row)));
       yield options.format === 'json' ? `${first ? '' : ','}${lines.join(',')}` : `${lines.join('\n')}\n`;

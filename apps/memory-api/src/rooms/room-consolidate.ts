@@ -142,6 +142,6 @@ export async function applyConsolidation(
     [JSON.stringify(batch), roomId],
   );
   const ids = rows.map((r) => r.id);
-  if (ids.length > 0) await store.refreshCatalog({ id: { in: ids } });
+  if (ids.length > 0) await store.refreshCatalog(ids);
   return ids;
 }

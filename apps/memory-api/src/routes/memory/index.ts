@@ -68,7 +68,7 @@ export const memoryRoutes: RoutePlugin = async (app, { store }) => {
   );
 
   const pin = (pinned: boolean) => async (id: string) =>
-    found(await store.setField(id, { pinned }, { kind: pinned ? 'pinned' : 'unpinned', evidence: {} }), id);
+    found(await store.setField(id, 'pinned', pinned, { kind: pinned ? 'pinned' : 'unpinned', evidence: {} }), id);
 
   app.post(
     '/memory/pin',
@@ -104,7 +104,8 @@ export const memoryRoutes: RoutePlugin = async (app, { store }) => {
     async (request) => {
       const id = uuid(request.body.id);
       const importance = request.body.importance;
-      return found(await store.setField(id, { importance }, { kind: 'importance_set', evidence: { importance } }), id);
+      const event = { kind: 'importance_set', evidence: { importance } };
+      return found(await store.setField(id, 'importance', importance, event), id);
     },
   );
 
@@ -120,12 +121,8 @@ export const memoryRoutes: RoutePlugin = async (app, { store }) => {
     },
     async (request) => {
       const id = uuid(request.body.id);
-      const helpful = request.body.feedback === 'helpful';
-      const data = helpful ? { helpfulCount: { increment: 1 } } : { unhelpfulCount: { increment: 1 } };
-      return found(
-        await store.setField(id, data, { kind: 'feedback', evidence: { feedback: request.body.feedback } }),
-        id,
-      );
+      const { feedback } = request.body;
+      return found(await store.setField(id, feedback, undefined, { kind: 'feedback', evidence: { feedback } }), id);
     },
   );
 };
