@@ -1,4 +1,6 @@
+import { AUTO_PIXEL_EXACT_MAX_COLORS, vectorize } from '@trove/vectorize';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, encode, flatTestImage, logger, postForm, untilReady } from './helpers.ts';
 
@@ -86,5 +88,20 @@ describe('vectorize-api service endpoints', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('warms up with a screenshot-like sample that takes the exact-runs path diagrams take', async () => {
+    const { screenshotSample } = await import('../src/app.ts');
+    const { data, info } = await sharp(await screenshotSample())
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const image = { width: info.width, height: info.height, data };
+    const colours = new Set<number>();
+    for (let i = 0; i < data.length; i += 4) colours.add(data.readUInt32BE(i));
+    // Past pixel-exact's colour limit, so only the fine-detail check sends it to exact runs.
+    expect(colours.size).toBeGreaterThan(AUTO_PIXEL_EXACT_MAX_COLORS);
+    expect(vectorize(image).engineUsed).toBe('pixel-exact');
+    expect(vectorize(image, { engine: 'pixel-exact' }).svg.length).toBeGreaterThan(vectorize(image).svg.length);
   });
 });

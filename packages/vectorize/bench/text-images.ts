@@ -1,7 +1,8 @@
 /**
  * Pictures with text and thin lines for the OCR benchmark, drawn here from SVG we write and rendered
  * with resvg (DejaVu fonts, as Debian ships them): a code screenshot, a settings screen, a diagram
- * with 11 px labels and 1 px connectors, a bar chart, and a scanned page (paper tint, sensor noise).
+ * with 11 px labels and 1 px connectors, a bar chart, a scanned page (paper tint, sensor noise), light
+ * text on a dark panel and notice cards on a tinted page (serif, condensed, mono, bold, italic, 8.5-12 px).
  * Each comes with the ink colours its text and lines were drawn in, and the clean render before
  * noise, so the colour check knows which pixels are ink.
  */
@@ -298,6 +299,66 @@ function scannedPage(): TextImage {
   };
 }
 
+/** Light text on a dark blue panel: serif, sans and bold monospace at 9-12 px, three ink colours. */
+function darkPanel(): TextImage {
+  const lines = [
+    ['DejaVu Serif', 12, 'normal', '#e6edf3', 'Release notes for the spring maintenance window'],
+    ['DejaVu Sans', 10, 'normal', '#7ee787', 'Passed: storage migration finished without errors'],
+    ['DejaVu Sans Mono', 10, 'bold', '#ffa657', 'Warning: cache rebuild takes about twenty minutes'],
+    ['DejaVu Sans', 9, 'normal', '#e6edf3', 'Contact the operations team before restarting any service'],
+    ['DejaVu Serif', 11, 'italic', '#7ee787', 'Backups verified on every replica this morning'],
+    ['DejaVu Sans Condensed', 11, 'normal', '#ffa657', 'Scheduled downtime begins Saturday at seven'],
+  ] as const;
+  const text = lines
+    .map(
+      ([family, size, style, fill, words], i) =>
+        `<text x="18" y="${40 + i * 24}" font-family="${family}" font-size="${size}"${style === 'bold' ? ' font-weight="bold"' : style === 'italic' ? ' font-style="italic"' : ''} fill="${fill}">${words}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="190">
+<rect width="100%" height="100%" fill="#1f2a44"/><line x1="12" y1="20" x2="408" y2="20" stroke="#3d4b6b"/>${text}</svg>`;
+  const image = render(svg);
+  return {
+    name: 'dark-panel',
+    kind: 'screenshot',
+    image,
+    clean: image,
+    inks: ['#e6edf3', '#7ee787', '#ffa657'],
+    words: lastWords,
+  };
+}
+
+/** Cards on a tinted page: 8-10 px grey, link-blue and red text in four faces, 1 px borders. */
+function noticeCards(): TextImage {
+  const cards = [
+    ['DejaVu Sans', 'Invoice overdue', 'Payment for order number seven is three days late', '#c5221f'],
+    ['DejaVu Serif', 'Shipping update', 'Your parcel left the warehouse and arrives tomorrow', '#1a73e8'],
+    ['DejaVu Sans Condensed', 'Account security', 'A new device signed in from another city today', '#c5221f'],
+    ['DejaVu Sans Mono', 'Storage almost full', 'Delete old files or upgrade your plan soon', '#1a73e8'],
+  ] as const;
+  const items = cards
+    .map(
+      ([family, title, detail, accent], i) =>
+        `<g transform="translate(${16 + (i % 2) * 262} ${16 + Math.floor(i / 2) * 74})" font-family="${family}">` +
+        `<rect width="250" height="64" fill="#fffdf5" stroke="#d9cfa9"/>` +
+        `<text x="10" y="18" font-size="10" font-weight="bold" fill="${accent}">${title}</text>` +
+        `<text x="10" y="36" font-size="8.5" fill="#5f6368">${detail}</text>` +
+        `<text x="10" y="54" font-size="9" fill="#1a73e8" text-decoration="underline">Open details</text></g>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="544" height="180">
+<rect width="100%" height="100%" fill="#fbf3dc"/>${items}</svg>`;
+  const image = render(svg);
+  return {
+    name: 'notice-cards',
+    kind: 'screenshot',
+    image,
+    clean: image,
+    inks: ['#c5221f', '#1a73e8', '#5f6368'],
+    words: lastWords,
+  };
+}
+
 export function textImages(): TextImage[] {
-  return [codeScreenshot(), settingsScreen(), diagram(), barChart(), scannedPage()];
+  return [codeScreenshot(), settingsScreen(), diagram(), barChart(), scannedPage(), darkPanel(), noticeCards()];
 }
