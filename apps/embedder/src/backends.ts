@@ -19,8 +19,8 @@ export interface ServedModel extends Embedder {
   readonly normalized: boolean;
   /** Texts cut at the model's token limit since start (onnx only). */
   readonly truncated?: number;
-  /** onnx: the prefix before a text of this purpose, and embedding texts that already carry it. */
-  prefix?(purpose: EmbedPurpose): string;
+  /** onnx: the texts with the prefix of this purpose before each, and embedding texts that already carry it. */
+  prefixed?(texts: readonly string[], purpose: EmbedPurpose): readonly string[];
   embedPrefixed?(texts: readonly string[]): Promise<Float32Array[]>;
 }
 

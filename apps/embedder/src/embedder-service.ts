@@ -119,8 +119,8 @@ export function embedderHandlers(
       }
       checkTexts(request.texts, config);
       // The limits apply to what the caller sent; the model's prefix comes on top.
-      const prefix = current.backend.prefix?.(request.purpose === Purpose.QUERY ? 'query' : 'document') ?? '';
-      const texts = prefix ? request.texts.map((text) => prefix + text) : request.texts;
+      const purpose = request.purpose === Purpose.QUERY ? 'query' : 'document';
+      const texts = current.backend.prefixed?.(request.texts, purpose) ?? request.texts;
       const vectors = await current.batcher.submit(texts, call.signal);
       return {
         vectors: vectors.map((values) => ({ values: numbers(values) })),

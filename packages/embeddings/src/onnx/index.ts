@@ -6,3 +6,4 @@ export { cpuLimit, ONNX_DEVICES, type OnnxDevice } from './devices.ts';
 export { ModelDirError, POOLINGS, type Pooling } from './model-dir.ts';
 export { OnnxEmbedder, type OnnxOptions } from './onnx-embedder.ts';
 export { OnnxModel } from './onnx-model.ts';
+export type { Prefixes } from './prefixes.ts';

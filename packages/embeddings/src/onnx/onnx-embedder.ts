@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { Embedder, EmbedPurpose } from '../embedder.ts';
+import type { Embedder } from '../embedder.ts';
 import { ModelDirError } from './model-dir.ts';
 import type { OnnxModel, OnnxOptions } from './onnx-model.ts';
 import type { FromWorker, ToWorker, WorkerOptions } from './onnx-worker.ts';
+import { PrefixingEmbedder } from './prefixes.ts';
 
 export type { OnnxOptions } from './onnx-model.ts';
 
@@ -18,7 +19,7 @@ type Ready = Extract<FromWorker, { kind: 'ready' }>;
  * encodes and queues the next batch while the model runs; vectors come back in one transferred
  * buffer per batch. Batches run one after another, in the order sent.
  */
-export class OnnxEmbedder implements Embedder {
+export class OnnxEmbedder extends PrefixingEmbedder implements Embedder {
   readonly backend = 'onnx';
   readonly normalized = true;
   /** A transformer embeds words in context: a lone word's vector is not a word vector. */
@@ -30,7 +31,6 @@ export class OnnxEmbedder implements Embedder {
   readonly dimensions: number;
   readonly maxTokens: number;
   readonly pooling: OnnxModel['pooling'];
-  private readonly prefixes: Ready['prefixes'];
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(m: FromWorker): void; reject(err: Error): void }>();
   private stopped: Error | undefined;
@@ -39,12 +39,12 @@ export class OnnxEmbedder implements Embedder {
     private readonly worker: Worker,
     ready: Ready,
   ) {
+    super(ready.prefixes);
     this.model = ready.model;
     this.device = ready.device;
     this.dimensions = ready.dimensions;
     this.maxTokens = ready.maxTokens;
     this.pooling = ready.pooling;
-    this.prefixes = ready.prefixes;
     worker.on('message', (message: FromWorker) => {
       if (!('id' in message)) return;
       const call = this.pending.get(message.id);
@@ -95,20 +95,7 @@ export class OnnxEmbedder implements Embedder {
     return new OnnxEmbedder(worker, ready);
   }
 
-  async embed(texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
-    const prefix = this.prefixes[purpose];
-    return this.embedPrefixed(prefix ? texts.map((text) => prefix + text) : texts);
-  }
-
-  /** The prefix put before a text of this purpose ('' for none). */
-  prefix(purpose: EmbedPurpose): string {
-    return this.prefixes[purpose];
-  }
-
-  /**
-   * Embeds texts that already carry their prefix: the embedder service prefixes each call's texts
-   * by that call's purpose, then runs calls of both purposes in one batch.
-   */
+  /** Texts that already carry their prefix (see PrefixingEmbedder), in one message to the thread. */
   async embedPrefixed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const reply = await this.send({ id: this.nextId++, texts });

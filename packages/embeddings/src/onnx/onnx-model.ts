@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
-import { type Embedder, type EmbedPurpose, normalize } from '../embedder.ts';
+import { type Embedder, normalize } from '../embedder.ts';
 import { type ConcreteDevice, cpuLimit, firstWorking, type OnnxDevice, sessionOptions } from './devices.ts';
 import { filesHash, ModelDirError, type Pooling, readModelDir } from './model-dir.ts';
+import { type Prefixes, PrefixingEmbedder } from './prefixes.ts';
 import { planRuns } from './runs.ts';
 
 export interface OnnxOptions {
@@ -50,7 +51,7 @@ type IntArray = BigInt64Array | Int32Array;
  * It runs on the thread that calls it, and onnxruntime-node's `session.run` holds that thread for
  * the whole run: OnnxEmbedder (onnx-embedder.ts) runs it on a worker thread of its own.
  */
-export class OnnxModel implements Embedder {
+export class OnnxModel extends PrefixingEmbedder implements Embedder {
   readonly backend = 'onnx';
   readonly normalized = true;
   /** A transformer embeds words in context: a lone word's vector is not a word vector. */
@@ -66,11 +67,13 @@ export class OnnxModel implements Embedder {
     readonly pooling: Pooling | 'graph',
     private readonly session: InferenceSession,
     private readonly tokenizer: Tokenizer,
-    private readonly prefixes: Record<EmbedPurpose, string>,
+    prefixes: Prefixes,
     private readonly specialIds: Set<number>,
     private readonly padId: number,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    super(prefixes);
+  }
 
   /** Loads and checks the model, then runs one text on the device, so that a bad model or device fails here. */
   static async open(options: OnnxOptions): Promise<OnnxModel> {
@@ -81,7 +84,7 @@ export class OnnxModel implements Embedder {
     const padToken = dir.tokenizerConfig.pad_token;
     const padId = (typeof padToken === 'string' ? tokenizer.token_to_id(padToken) : undefined) ?? 0;
     const maxTokens = options.maxTokens || dir.maxTokens || DEFAULT_MAX_TOKENS;
-    const prefixes: Record<EmbedPurpose, string> = {
+    const prefixes: Prefixes = {
       query: options.queryPrefix ?? dir.prompts.query ?? '',
       document: options.documentPrefix ?? dir.prompts.document ?? dir.prompts.passage ?? '',
     };
@@ -126,20 +129,7 @@ export class OnnxModel implements Embedder {
     return embedder;
   }
 
-  async embed(texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
-    const prefix = this.prefixes[purpose];
-    return this.embedPrefixed(prefix ? texts.map((text) => prefix + text) : texts);
-  }
-
-  /** The prefix put before a text of this purpose ('' for none). */
-  prefix(purpose: EmbedPurpose): string {
-    return this.prefixes[purpose];
-  }
-
-  /**
-   * Embeds texts that already carry their prefix: the embedder service prefixes each call's texts
-   * by that call's purpose, then runs calls of both purposes in one batch.
-   */
+  /** Texts that already carry their prefix (see PrefixingEmbedder). */
   async embedPrefixed(texts: readonly string[]): Promise<Float32Array[]> {
     const encoded = texts.map((text) => this.encode(text));
     // Shortest first, so that each run pads to a length close to its texts' (planRuns).

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { OnnxModel, type OnnxOptions } from './onnx-model.ts';
+import type { Prefixes } from './prefixes.ts';
 
 /** The caller's options less its log function, which the thread sends back as messages instead. */
 export type WorkerOptions = Omit<OnnxOptions, 'log'>;
@@ -19,7 +20,7 @@ export type FromWorker =
       dimensions: number;
       maxTokens: number;
       pooling: OnnxModel['pooling'];
-      prefixes: { query: string; document: string };
+      prefixes: Prefixes;
     }
   | { kind: 'failed'; name: string; message: string }
   /** One batch's vectors, row after row in one transferred buffer; truncated: the count so far. */
@@ -66,7 +67,7 @@ try {
     dimensions: model.dimensions,
     maxTokens: model.maxTokens,
     pooling: model.pooling,
-    prefixes: { query: model.prefix('query'), document: model.prefix('document') },
+    prefixes: model.prefixes,
   });
 } catch (err) {
   const e = err as Error;
