@@ -21,13 +21,19 @@ export class HashEmbedder implements Embedder {
 
   private embedOne(text: string): Float32Array {
     const v = new Float32Array(this.dimensions);
-    for (const token of tokenize(text)) {
-      const h = createHash('sha1').update(token).digest();
-      for (let k = 0; k < 3; k++) {
-        const position = h.readUInt32LE(k * 4) % this.dimensions;
-        v[position] = (v[position] as number) + ((h[12 + k] as number) & 1 ? 1 : -1);
-      }
-    }
+    for (const token of tokenize(text)) addHashedWord(v, token);
     return normalize(v);
+  }
+}
+
+/**
+ * Adds a word's hashed vector to `v`: ±1 at three positions picked by the word's SHA-1 (the onnx
+ * test model's word embeddings are these vectors too).
+ */
+export function addHashedWord(v: Float32Array, word: string): void {
+  const h = createHash('sha1').update(word).digest();
+  for (let k = 0; k < 3; k++) {
+    const position = h.readUInt32LE(k * 4) % v.length;
+    v[position] = (v[position] as number) + ((h[12 + k] as number) & 1 ? 1 : -1);
   }
 }

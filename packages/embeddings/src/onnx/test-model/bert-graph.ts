@@ -1,13 +1,15 @@
+import { addHashedWord } from '../../hash-embedder.ts';
 import { encodeModel, FLOAT, type Graph, INT64, type Node, type Tensor } from './onnx-writer.ts';
 
 /**
  * The shape of a BERT-like test encoder: word, token-type and position embeddings, then `layers`
  * blocks of single-head self-attention (padding masked) and a tanh feed-forward layer, each with a
  * residual connection and layer normalisation. Same operators and cost per token as BERT; the
- * weights come from a seeded generator, so anyone can recompute them (`testWeights`).
+ * weights are computed (`testWeights`), so anyone can recompute them.
  */
 export interface BertShape {
-  vocab: number;
+  /** The vocabulary, in id order (a word's embedding is computed from the word). */
+  vocab: readonly string[];
   hidden: number;
   layers: number;
   intermediate: number;
@@ -68,31 +70,60 @@ export interface BertWeights {
   layers: LayerWeights[];
 }
 
-/** Every weight of the model, row-major ([in, out] for matrices), from the shape's seed. */
+/**
+ * A word gets a vector, and the first piece of a word outside the vocabulary (its first letter);
+ * the pieces after it (`##e`), special tokens ([CLS], [SEP], ...) and punctuation do not.
+ */
+const HAS_MEANING = /^[a-z0-9]+$/;
+
+/**
+ * Every weight of the model, row-major ([in, out] for matrices). Chosen so that the model behaves
+ * like the hashing embedder it stands in for in memory-api's tests, texts sharing words being
+ * similar and others not, while every operator still changes the answer:
+ * - a word's embedding is its hashed vector (±1 at three places, as HashEmbedder adds per word);
+ *   special tokens, punctuation and the pieces after a word's first (a word outside the
+ *   vocabulary is spelt letter by letter) have none, and token types and positions are tiny
+ *   (1e-5), so that [CLS] and [SEP] bring no direction shared by every text, and two unknown words
+ *   are not alike for sharing letters;
+ * - attention's value and output projections are near the identity, scaled by 1/4: each token
+ *   takes in a quarter of the text it attends to, and [CLS] and [SEP], empty until then, become
+ *   the text's own words (their small position part stays in them), and so do the later pieces;
+ * - the feed-forward output is small (2% of a layer's scale) and layer norms have no bias.
+ * Mean pooling then gives about the normalised sum of the words' vectors. The rest (query and key
+ * projections, gains, inner weights) comes from a seeded generator (mulberry32, `seed`).
+ */
 export function testWeights(s: BertShape): BertWeights {
   let k = s.seed * 1000;
   const u = (n: number, scale: number, offset = 0) => uniform(k++, n, scale, offset);
   const h = s.hidden;
-  const word = u(s.vocab * h, 0.5);
-  const type = u(2 * h, 0.1);
-  const position = u(s.maxPositions * h, 0.1);
-  const lng = u(h, 0.1, 1);
-  const lnb = u(h, 0.1);
+  const nearIdentity = (scale: number) => {
+    const m = u(h * h, (0.1 * scale) / Math.sqrt(h));
+    for (let i = 0; i < h; i++) m[i * h + i] = (m[i * h + i] as number) + scale;
+    return m;
+  };
+  const word = new Float32Array(s.vocab.length * h);
+  s.vocab.forEach((token, i) => {
+    if (HAS_MEANING.test(token)) addHashedWord(word.subarray(i * h, (i + 1) * h), token);
+  });
+  const type = u(2 * h, 1e-5);
+  const position = u(s.maxPositions * h, 1e-5);
+  const lng = u(h, 0.05, 1);
+  const noBias = () => new Float32Array(h);
   const layers = Array.from({ length: s.layers }, () => ({
     wq: u(h * h, 1 / Math.sqrt(h)),
     wk: u(h * h, 1 / Math.sqrt(h)),
-    wv: u(h * h, 1 / Math.sqrt(h)),
-    wo: u(h * h, 1 / Math.sqrt(h)),
-    ln1g: u(h, 0.1, 1),
-    ln1b: u(h, 0.1),
+    wv: nearIdentity(1),
+    wo: nearIdentity(0.25),
+    ln1g: u(h, 0.05, 1),
+    ln1b: noBias(),
     w1: u(h * s.intermediate, 1 / Math.sqrt(h)),
     b1: u(s.intermediate, 0.1),
-    w2: u(s.intermediate * h, 1 / Math.sqrt(s.intermediate)),
-    b2: u(h, 0.1),
-    ln2g: u(h, 0.1, 1),
-    ln2b: u(h, 0.1),
+    w2: u(s.intermediate * h, 0.02 / Math.sqrt(s.intermediate)),
+    b2: noBias(),
+    ln2g: u(h, 0.05, 1),
+    ln2b: noBias(),
   }));
-  return { word, type, position, lng, lnb, layers };
+  return { word, type, position, lng, lnb: noBias(), layers };
 }
 
 const f32 = (name: string, dims: number[], data: Float32Array): Tensor => ({ name, dims, type: FLOAT, data });
@@ -126,7 +157,7 @@ export function bertModel(shape: BertShape, variant: GraphVariant): Uint8Array {
   };
 
   init.push(
-    f32('word_embeddings', [shape.vocab, h], w.word),
+    f32('word_embeddings', [shape.vocab.length, h], w.word),
     f32('position_embeddings', [shape.maxPositions, h], w.position),
     i64('zero', [], [0]),
     i64('one', [], [1]),

@@ -121,12 +121,13 @@ export const BERT_SMALL_SHAPE: Omit<BertShape, 'vocab'> = {
 
 /**
  * Writes a Hugging Face style model directory (onnx/model.onnx, tokenizer.json,
- * tokenizer_config.json, config.json) for a BERT-shaped model with seeded weights. Returns the
- * full shape, so that a test can recompute the weights and the expected vectors itself.
+ * tokenizer_config.json, config.json) for a BERT-shaped model whose weights make texts that share
+ * words similar (bert-graph.ts, testWeights). Returns the full shape, so that a test can recompute
+ * the weights and the expected vectors itself.
  */
 export async function writeTestModel(dir: string, options: TestModelOptions = {}): Promise<BertShape> {
   const vocab = testVocabulary(options.words);
-  const shape: BertShape = { ...TEST_SHAPE, ...options.shape, vocab: vocab.length };
+  const shape: BertShape = { ...TEST_SHAPE, ...options.shape, vocab };
   const variant: GraphVariant = {
     tokenTypeIds: options.tokenTypeIds ?? true,
     outputs: options.outputs ?? 'last_hidden_state',
@@ -152,7 +153,7 @@ export async function writeTestModel(dir: string, options: TestModelOptions = {}
       num_hidden_layers: shape.layers,
       intermediate_size: shape.intermediate,
       max_position_embeddings: shape.maxPositions,
-      vocab_size: shape.vocab,
+      vocab_size: vocab.length,
     }),
   };
   if (options.pooling) {
