@@ -1,7 +1,6 @@
 import { dot, type Neighbour } from '@trove/embeddings';
-import { decodeEmbedding, saveEmbeddings } from '../memories/embedding-codec.ts';
+import { type StoredEmbedding, saveEmbeddings, storedVector } from '../memories/embedding-codec.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { sqlDate } from '../memories/sql-rows.ts';
 
 /** What a document search filters on, without a database round trip. */
 export interface IndexedDocument {
@@ -70,40 +69,34 @@ export async function reloadDocumentIndex(store: MemoryStore): Promise<void> {
   indexes.delete(store);
 }
 
-/** Documents with their stored vectors: all of them with their text, or those of `ids`. */
-const readDocuments = (store: MemoryStore, ids?: string[]) =>
-  store.db.sql.query<{
-    id: string;
-    namespace: string;
-    tags: string[] | null;
-    created_at: Date;
-    title: string;
-    content: string;
-    embedding: Uint8Array | null;
-    embedding_model: string | null;
-  }>(
+/** Documents with their vectors (null: none of this model): all of them with their text, or those of `ids`. */
+async function readDocuments(store: MemoryStore, ids?: string[]) {
+  const rows = await store.db.sql.query<
+    StoredEmbedding & { id: string; namespace: string; tags: string[] | null; created_at: Date } & Record<
+        'title' | 'content',
+        string
+      >
+  >(
     `SELECT id::text AS id, namespace, tags, created_at, embedding, embedding_model
        ${ids ? 'FROM documents WHERE id = ANY($1::uuid[])' : ', title, content FROM documents'}`,
     ids ? [ids] : [],
   );
+  return rows.map((r) => ({
+    ...r,
+    vector: storedVector(r, store.embedder.model),
+    entry: { namespace: r.namespace, tags: r.tags ?? [], createdAt: new Date(r.created_at).getTime() },
+  }));
+}
 
 async function loadIndex(store: MemoryStore): Promise<DocumentIndex> {
-  const rows = await readDocuments(store);
+  const docs = await readDocuments(store);
   const index = new DocumentIndex();
   // Without a vector of this model (not embedded yet, or by another): embed so scores compare like with like.
   const fresh = await embedDocuments(
     store,
-    rows.filter((r) => !r.embedding || r.embedding_model !== store.embedder.model),
+    docs.filter((d) => !d.vector),
   );
-  for (const r of rows) {
-    const vector = fresh.get(r.id) ?? decodeEmbedding(r.embedding as Uint8Array);
-    index.put(r.id, {
-      namespace: r.namespace,
-      tags: r.tags ?? [],
-      createdAt: sqlDate(r.created_at)!.getTime(),
-      vector,
-    });
-  }
+  for (const d of docs) index.put(d.id, { ...d.entry, vector: d.vector ?? (fresh.get(d.id) as Float32Array) });
   return index;
 }
 
@@ -126,18 +119,11 @@ export async function applyDocumentChanges(store: MemoryStore, ids: string[]): P
   const loaded = indexes.get(store);
   if (!loaded || ids.length === 0) return;
   const index = await loaded;
-  const rows = await readDocuments(store, ids);
   const found = new Set<string>();
-  for (const r of rows) {
-    if (!r.embedding || r.embedding_model !== store.embedder.model) continue;
-    found.add(r.id);
-    const vector = decodeEmbedding(r.embedding);
-    index.put(r.id, {
-      namespace: r.namespace,
-      tags: r.tags ?? [],
-      createdAt: sqlDate(r.created_at)!.getTime(),
-      vector,
-    });
+  for (const d of await readDocuments(store, ids)) {
+    if (!d.vector) continue;
+    found.add(d.id);
+    index.put(d.id, { ...d.entry, vector: d.vector });
   }
   for (const id of ids) if (!found.has(id)) index.remove(id);
 }

@@ -40,21 +40,16 @@ const toEndpoint = (r: EndpointRow): Endpoint => ({
  * that memory, with the memory's current namespace and status). Null when it is neither.
  */
 export async function resolveEndpoint(sql: SqlSession, id: string): Promise<Endpoint | null> {
-  const [memory] = await sql.query<EndpointRow>(
+  const [end] = await sql.query<EndpointRow>(
     `SELECT m.id::text AS memory_id, n.id::text AS node_id, m.namespace, m.status, left(m.content, ${LABEL_CHARS}) AS label
-       FROM memories m LEFT JOIN graph_nodes n ON n.memory_id = m.id
-      WHERE m.id = $1::uuid`,
+       FROM memories m LEFT JOIN graph_nodes n ON n.memory_id = m.id WHERE m.id = $1::uuid
+     UNION ALL
+     SELECT n.memory_id::text, n.id::text, coalesce(m.namespace, n.namespace), m.status, n.label
+       FROM graph_nodes n LEFT JOIN memories m ON m.id = n.memory_id WHERE n.id = $1::uuid
+     LIMIT 1`,
     [id],
   );
-  if (memory) return toEndpoint(memory);
-  const [node] = await sql.query<EndpointRow>(
-    `SELECT n.memory_id::text AS memory_id, n.id::text AS node_id, coalesce(m.namespace, n.namespace) AS namespace,
-            m.status, n.label
-       FROM graph_nodes n LEFT JOIN memories m ON m.id = n.memory_id
-      WHERE n.id = $1::uuid`,
-    [id],
-  );
-  return node ? toEndpoint(node) : null;
+  return end ? toEndpoint(end) : null;
 }
 
 /**

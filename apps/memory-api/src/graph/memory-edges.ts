@@ -1,5 +1,5 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { sqlIso } from '../memories/sql-rows.ts';
+import { countRows, sqlIso } from '../memories/sql-rows.ts';
 import { type GraphEdgeJson, toEdgeJson } from './graph-view.ts';
 
 export interface MemoryEdgeJson extends GraphEdgeJson {
@@ -72,13 +72,10 @@ export async function memoryEdges(
  * The backlinks every edge justifies: one per (target, source, type) of a memory edge, or of an
  * explicit edge between two memory-linked graph nodes. The triggers keep the table to this rule.
  */
+const MEMORY_GRAPH_EDGES = `graph_edges g JOIN graph_nodes sn ON sn.id = g.source_id JOIN graph_nodes tn ON tn.id = g.target_id
+  WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL`;
 const JUSTIFIED = `SELECT target_id AS memory_id, source_id AS referrer_id, edge_type, created_at FROM memory_edges
-  UNION ALL
-  SELECT tn.memory_id, sn.memory_id, g.edge_type, g.created_at
-    FROM graph_edges g
-    JOIN graph_nodes sn ON sn.id = g.source_id
-    JOIN graph_nodes tn ON tn.id = g.target_id
-   WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL`;
+  UNION ALL SELECT tn.memory_id, sn.memory_id, g.edge_type, g.created_at FROM ${MEMORY_GRAPH_EDGES}`;
 
 export interface RebuildReport {
   ok: true;
@@ -96,32 +93,24 @@ export interface RebuildReport {
  */
 export async function rebuildBacklinks(store: MemoryStore): Promise<RebuildReport> {
   const started = performance.now();
-  const counts = await store.db.sql.transaction(async (tx) => {
-    const count = async (sql: string) =>
+  return store.db.sql.transaction(async (tx) => {
+    const written = async (sql: string) =>
       (await tx.query<{ n: number }>(`WITH w AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM w`))[0]?.n ?? 0;
-    const removed = await count(`DELETE FROM memory_backlinks b WHERE NOT EXISTS (
+    const removed = await written(`DELETE FROM memory_backlinks b WHERE NOT EXISTS (
          SELECT 1 FROM (${JUSTIFIED}) j
           WHERE j.memory_id = b.memory_id AND j.referrer_id = b.referrer_id AND j.edge_type = b.edge_type)`);
-    const added = await count(`INSERT INTO memory_backlinks (memory_id, referrer_id, edge_type, created_at)
+    const added = await written(`INSERT INTO memory_backlinks (memory_id, referrer_id, edge_type, created_at)
        SELECT memory_id, referrer_id, edge_type, min(created_at) FROM (${JUSTIFIED}) j
         GROUP BY memory_id, referrer_id, edge_type
        ON CONFLICT DO NOTHING`);
-    const [totals] = await tx.query<{ backlinks: number; memory_edges: number; graph_edges: number }>(
-      `SELECT (SELECT count(*) FROM memory_backlinks)::int AS backlinks,
-              (SELECT count(*) FROM memory_edges)::int AS memory_edges,
-              (SELECT count(*) FROM graph_edges g
-                 JOIN graph_nodes sn ON sn.id = g.source_id JOIN graph_nodes tn ON tn.id = g.target_id
-                WHERE sn.memory_id IS NOT NULL AND tn.memory_id IS NOT NULL)::int AS graph_edges`,
-    );
-    return { removed, added, totals: totals as { backlinks: number; memory_edges: number; graph_edges: number } };
+    return {
+      ok: true as const,
+      removed,
+      added,
+      backlinks: await countRows(tx, 'memory_backlinks'),
+      from_memory_edges: await countRows(tx, 'memory_edges'),
+      from_graph_edges: await countRows(tx, MEMORY_GRAPH_EDGES),
+      took_ms: Math.round(performance.now() - started),
+    };
   });
-  return {
-    ok: true,
-    removed: counts.removed,
-    added: counts.added,
-    backlinks: Number(counts.totals.backlinks),
-    from_memory_edges: Number(counts.totals.memory_edges),
-    from_graph_edges: Number(counts.totals.graph_edges),
-    took_ms: Math.round(performance.now() - started),
-  };
 }

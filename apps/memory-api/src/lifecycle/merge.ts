@@ -1,5 +1,5 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { sqlDate, sqlJson } from '../memories/sql-rows.ts';
+import { catalogRow } from '../memories/sql-rows.ts';
 import type { CatalogRow } from '../memories/vector-catalog.ts';
 
 export interface MergeGroup {
@@ -111,17 +111,4 @@ export async function mergeGroup(
   if (hard) await store.removeIndexed(removed);
   await store.touchIndexed(touched);
   return removed;
-}
-
-function catalogRow(r: Record<string, unknown>): CatalogRow {
-  return {
-    id: r.id as string,
-    namespace: r.namespace as string,
-    status: r.status as string,
-    createdAt: sqlDate(r.created_at) as Date,
-    deprecatedAt: sqlDate(r.deprecated_at),
-    validUntil: sqlDate(r.valid_until),
-    tags: (r.tags as string[] | null) ?? [],
-    metadata: sqlJson(r.metadata),
-  };
 }

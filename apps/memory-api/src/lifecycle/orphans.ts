@@ -1,5 +1,5 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
 import { addParam, daysBefore, LAST_USED_SQL, namespaceSql } from './scope.ts';
 import type { Candidates } from './stale.ts';
 import { deprecateMemories } from './transitions.ts';
@@ -42,16 +42,13 @@ function orphanWhere(q: OrphanQuery, params: unknown[]): string {
 export async function listOrphans(store: MemoryStore, q: OrphanQuery) {
   const params: unknown[] = [];
   const where = orphanWhere(q, params);
-  const [count] = await store.db.sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM memories m WHERE ${where}`,
-    params,
-  );
+  const total = await countRows(store.db.sql, `memories m WHERE ${where}`, params);
   const rows = await store.db.sql.query(
     `SELECT ${MEMORY_SELECT} FROM memories m WHERE ${where}
       ORDER BY ${LAST_USED_SQL}, m.id LIMIT ${addParam(params, q.limit)} OFFSET ${addParam(params, q.offset ?? 0)}`,
     params,
   );
-  return { total: Number(count?.n ?? 0), rows: rows.map(fromSqlRow) };
+  return { total, rows: rows.map(fromSqlRow) };
 }
 
 async function orphanIds(store: MemoryStore, q: OrphanQuery): Promise<Candidates> {

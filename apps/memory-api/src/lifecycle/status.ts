@@ -1,7 +1,7 @@
 import type { MemoryConfig } from '../config.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
 import { AGING_ACTIONS, AGING_FACTOR, AGING_FLOOR } from './aging.ts';
 import { IMPORTANCE_WEIGHTS } from './importance.ts';
 import { addParam, DAY_MS, DEPRECATED_SINCE_SQL, daysBefore, namespaceSql } from './scope.ts';
@@ -57,10 +57,7 @@ export async function deprecatedListing(
 ) {
   const params: unknown[] = [];
   const where = `m.status = 'deprecated'${namespaceSql(q.namespace, params)}`;
-  const [count] = await store.db.sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM memories m WHERE ${where}`,
-    params,
-  );
+  const total = await countRows(store.db.sql, `memories m WHERE ${where}`, params);
   const rows = await store.db.sql.query(
     `SELECT ${MEMORY_SELECT}, ${DEPRECATED_SINCE_SQL} AS since FROM memories m WHERE ${where}
       ORDER BY m.pinned, ${DEPRECATED_SINCE_SQL}, m.id LIMIT ${addParam(params, q.limit)} OFFSET ${addParam(params, q.offset)}`,
@@ -70,7 +67,7 @@ export async function deprecatedListing(
   return {
     namespace: q.namespace ?? null,
     ttl_days: q.ttlDays,
-    total: Number(count?.n ?? 0),
+    total,
     memories: rows.map((r) => {
       const row = fromSqlRow(r);
       const since = new Date(r.since as string | Date).getTime();

@@ -16,6 +16,13 @@ export function decodeEmbedding(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer, 0, copy.byteLength >> 2);
 }
 
+/** A row's stored embedding and the model that made it. */
+export type StoredEmbedding = { embedding: Uint8Array | null; embedding_model: string | null };
+
+/** A row's stored vector when `model` made it; null when it has none of that model. */
+export const storedVector = (r: StoredEmbedding, model: string): Float32Array | null =>
+  r.embedding && r.embedding_model === model ? decodeEmbedding(r.embedding) : null;
+
 /** A vector as the hex text `decode(..., 'hex')` stores (how statements pass embeddings). */
 export const embeddingHex = (vector: Float32Array): string => Buffer.from(encodeEmbedding(vector)).toString('hex');
 

@@ -1,5 +1,5 @@
 import { reloadDocumentIndex } from '../documents/document-index.ts';
-import { decodeEmbedding } from './embedding-codec.ts';
+import { type StoredEmbedding, storedVector } from './embedding-codec.ts';
 import type { MemoryStore } from './memory-store.ts';
 import { reembedAll } from './model-identity.ts';
 
@@ -27,20 +27,18 @@ export async function verifyIndex(store: MemoryStore) {
   const stored = new Set<string>();
   let cursor: string | undefined;
   for (;;) {
-    const page = await store.db.sql.query<{
-      id: string;
-      status: string;
-      namespace: string;
-      content_hash: string;
-      embedding: Uint8Array | null;
-      embedding_model: string | null;
-    }>(
+    const page = await store.db.sql.query<
+      StoredEmbedding & Record<'id' | 'status' | 'namespace' | 'content_hash', string>
+    >(
       `SELECT id::text AS id, status, namespace, content_hash, embedding, embedding_model FROM memories
         WHERE $2::uuid IS NULL OR id > $2::uuid ORDER BY id LIMIT $1`,
       [PAGE, cursor ?? null],
     );
     rows += page.length;
-    const embeddedRows = page.filter((r) => r.embedding && r.embedding_model === store.embedder.model);
+    const embeddedRows = page.flatMap((r) => {
+      const vector = storedVector(r, store.embedder.model);
+      return vector ? [{ ...r, vector }] : [];
+    });
     const held = await index.vectors(embeddedRows.map((r) => r.id));
     for (const r of embeddedRows) {
       embedded++;
@@ -51,8 +49,7 @@ export async function verifyIndex(store: MemoryStore) {
         continue;
       }
       if (m.entry.active !== (r.status === 'active') || m.entry.namespace !== r.namespace) statusMismatches++;
-      const same = sameVector(m.vector, decodeEmbedding(r.embedding as Uint8Array));
-      if (!same || m.contentHash !== r.content_hash) vectorMismatches++;
+      if (!sameVector(m.vector, r.vector) || m.contentHash !== r.content_hash) vectorMismatches++;
     }
     cursor = page.at(-1)?.id;
     if (page.length < PAGE) break;

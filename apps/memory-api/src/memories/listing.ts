@@ -1,6 +1,7 @@
 import { filterSql, type MemoryFilter } from './filters.ts';
 import type { MemoryStore } from './memory-store.ts';
 import { toMemoryJson } from './record.ts';
+import { countRows } from './sql-rows.ts';
 
 /** Live memories (or those alive at `filter.at`) newest first, as the API shows them. */
 export async function newestMemories(store: MemoryStore, filter: MemoryFilter, take: number, skip = 0) {
@@ -23,11 +24,7 @@ export async function newestMemories(store: MemoryStore, filter: MemoryFilter, t
 export async function countMemories(store: MemoryStore, filter: MemoryFilter): Promise<number> {
   const params: unknown[] = [];
   const where = filterSql(filter, params);
-  const [row] = await store.db.sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM memories m WHERE ${where}`,
-    params,
-  );
-  return Number(row?.n ?? 0);
+  return countRows(store.db.sql, `memories m WHERE ${where}`, params);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PreparedQuery } from '@trove/data';
 import type { Embedder } from '@trove/embeddings';
 import type { MemoryDatabase } from '../db.ts';
-import { decodeEmbedding, embeddingHex, saveEmbeddings } from './embedding-codec.ts';
+import { embeddingHex, type StoredEmbedding, saveEmbeddings, storedVector } from './embedding-codec.ts';
 import { type MemoryFilter, matchesFilter } from './filters.ts';
 import type { IndexedItem, IndexHit, MemoryIndex } from './memory-index.ts';
 import { type RebuildCounts, rebuildIndexFromRows } from './rebuild-index.ts';
@@ -108,14 +108,11 @@ export class MemoryStore {
   /** Reads memories with their stored vectors, as the index holds them. */
   async indexedItems(ids: string[]): Promise<IndexedItem[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.sql.query<{ embedding: Uint8Array | null; embedding_model: string | null }>(
+    const rows = await this.db.sql.query<StoredEmbedding>(
       `SELECT ${CATALOG_SELECT}, embedding, embedding_model FROM memories WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-    return rows.map((r) => ({
-      row: catalogRow(r),
-      vector: r.embedding && r.embedding_model === this.embedder.model ? decodeEmbedding(r.embedding) : null,
-    }));
+    return rows.map((r) => ({ row: catalogRow(r), vector: storedVector(r, this.embedder.model) }));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { conflict, invalid, notFound } from '../domain-error.ts';
 import type { MemoryStore } from './memory-store.ts';
+import { countRows } from './sql-rows.ts';
 
 /** Namespaces in use, with their memory counts. */
 export function listNamespaces(store: MemoryStore) {
@@ -11,9 +12,7 @@ export function listNamespaces(store: MemoryStore) {
   );
 }
 
-const count = async (store: MemoryStore, name: string) =>
-  (await store.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories WHERE namespace = $1', [name]))[0]
-    ?.n ?? 0;
+const count = (store: MemoryStore, name: string) => countRows(store.db.sql, 'memories WHERE namespace = $1', [name]);
 
 async function mustExist(store: MemoryStore, name: string): Promise<number> {
   const n = await count(store, name);

@@ -1,7 +1,7 @@
-import { decodeEmbedding } from './embedding-codec.ts';
+import { type StoredEmbedding, storedVector } from './embedding-codec.ts';
 import type { IndexedItem } from './memory-index.ts';
 import type { MemoryStore } from './memory-store.ts';
-import { CATALOG_SELECT, catalogRow } from './sql-rows.ts';
+import { CATALOG_SELECT, catalogRow, countRows } from './sql-rows.ts';
 
 const LOAD_PAGE = 5000;
 
@@ -18,32 +18,23 @@ export interface RebuildCounts {
  */
 export async function rebuildIndexFromRows(store: MemoryStore, options: { reembed: boolean }): Promise<RebuildCounts> {
   const { db, index, embedder } = store;
-  const [total] = await db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM memories');
-  await index.beginRebuild(total?.n ?? 0);
+  await index.beginRebuild(await countRows(db.sql, 'memories'));
   const kept = new Set<string>();
   const counts: RebuildCounts = { indexed: 0, reembedded: 0, unembedded: 0 };
   let cursor: string | undefined;
   for (;;) {
-    const page = await db.sql.query<{
-      id: string;
-      content: string;
-      embedding: Uint8Array | null;
-      embedding_model: string | null;
-    }>(
+    const page = await db.sql.query<StoredEmbedding & { id: string; content: string }>(
       `SELECT ${CATALOG_SELECT}, content, embedding, embedding_model FROM memories
         ${cursor ? 'WHERE id > $2::uuid' : ''} ORDER BY id LIMIT $1`,
       cursor ? [LOAD_PAGE, cursor] : [LOAD_PAGE],
     );
     if (page.length === 0) break;
-    const stale = page.filter((r) => !r.embedding || r.embedding_model !== embedder.model);
-    const fresh = new Map<string, Float32Array>();
-    if (options.reembed && stale.length > 0) {
-      for (const [id, vector] of await store.reembed(stale)) fresh.set(id, vector);
-      counts.reembedded += stale.length;
-    }
-    const items: IndexedItem[] = page.map((r) => {
-      let vector = fresh.get(r.id) ?? null;
-      if (!vector && r.embedding && r.embedding_model === embedder.model) vector = decodeEmbedding(r.embedding);
+    const stored = page.map((r) => storedVector(r, embedder.model));
+    const stale = page.filter((_, i) => !stored[i]);
+    const fresh = options.reembed && stale.length > 0 ? await store.reembed(stale) : new Map<string, Float32Array>();
+    counts.reembedded += fresh.size;
+    const items: IndexedItem[] = page.map((r, i) => {
+      const vector = stored[i] ?? fresh.get(r.id) ?? null;
       if (vector) counts.indexed++;
       else counts.unembedded++;
       kept.add(r.id);

@@ -1,3 +1,4 @@
+import type { SqlSession } from '@trove/data';
 import type { MemoryRow } from './record.ts';
 import type { IndexedRow } from './vector-catalog.ts';
 
@@ -12,6 +13,10 @@ export const MEMORY_SELECT = `id::text AS id, content, tags, namespace, memory_t
 /** The columns the index keeps of a row (its filter fields and, to know its text, the content hash). */
 export const CATALOG_SELECT = `id::text AS id, namespace, status, created_at, deprecated_at, valid_until, tags, metadata,
   content_hash, memory_type, updated_at`;
+
+/** How many rows `from` (a table, joins and WHERE) holds. */
+export const countRows = async (sql: SqlSession, from: string, params: unknown[] = []): Promise<number> =>
+  (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from}`, params))[0]?.n ?? 0;
 
 /** `WHERE id IN (...)` for a list of ids passed as one JSON parameter (works the same on both drivers). */
 export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_text(${placeholder}::jsonb))::uuid)`;

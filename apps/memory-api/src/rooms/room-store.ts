@@ -1,6 +1,6 @@
 import { conflict, invalid, notFound } from '../domain-error.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { sqlIso } from '../memories/sql-rows.ts';
+import { countRows, sqlIso } from '../memories/sql-rows.ts';
 
 export const DEFAULT_ROOM_NAMESPACE = 'default';
 export const ROOM_ID_MAX = 200;
@@ -251,17 +251,14 @@ export async function roomStats(store: MemoryStore, room: RoomRow) {
       WHERE rm.room_id = $1 GROUP BY m.namespace ORDER BY m.namespace`,
     [room.id],
   );
-  const [docs] = await store.db.sql.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM room_documents WHERE room_id = $1',
-    [room.id],
-  );
+  const documents = await countRows(store.db.sql, 'room_documents WHERE room_id = $1', [room.id]);
   const at = (v: unknown) => (v ? sqlIso(v) : null);
   return {
     room_id: room.id,
     count: Number(counts?.total ?? 0),
     active: Number(counts?.active ?? 0),
     deprecated: Number(counts?.deprecated ?? 0),
-    documents: Number(docs?.n ?? 0),
+    documents,
     authors: authors.map((a) => ({ author: a.author, count: Number(a.count) })),
     namespaces: namespaces.map((n) => ({ namespace: n.namespace, count: Number(n.count) })),
     first_joined: at(counts?.first_joined),
