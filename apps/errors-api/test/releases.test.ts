@@ -1,4 +1,6 @@
+import type { Logger } from '@trove/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TagCounts } from '../src/ingest/tag-counts.ts';
 import { ENGINES } from './support/engines.ts';
 import { envelope, errorEvent } from './support/envelopes.ts';
 import { type Api, type Running, setUp, startErrorsApi } from './support/harness.ts';
@@ -139,5 +141,36 @@ describe.each(ENGINES)('releases, environments and tags ($name)', (engine) => {
     );
     expect((await api.call('GET', '/api/0/projects/default/issues?query=release:')).status).toBe(400);
     expect((await api.call('GET', '/api/0/projects/default/issues?sort=loudest')).status).toBe(400);
+  });
+
+  it('writes a tag value new to an issue at once, and the counts of values already written later', async () => {
+    await send('tagged', { tags: { shard: 'a' } });
+    const issue = await issueOf('tagged');
+    const projectId = Number(dsn.pathname.slice(1));
+    const shard = async () => {
+      const tags = (await api.call('GET', `/api/0/issues/${issue.id}/tags`)).json;
+      const values = tags.find((t: { key: string }) => t.key === 'shard').top_values as { value: string; count: number }[];
+      return Object.fromEntries(values.map((v) => [v.value, v.count]));
+    };
+    const at = new Date().toISOString();
+    // Counts of known values never come due on their own here: only new ones and flush write.
+    const counts = new TagCounts(server.app.errors.db, server.app.log as Logger, 50, 3_600_000);
+    counts.add(projectId, issue.id, [['shard', 'b']], at);
+    counts.add(projectId, issue.id, [['shard', 'a']], at); // stored already, but not by this instance
+    await expect.poll(shard, { timeout: 10_000 }).toEqual({ a: 2, b: 1 });
+    counts.add(projectId, issue.id, [['shard', 'a']], at);
+    counts.add(projectId, issue.id, [['shard', 'b']], at);
+    counts.add(projectId, issue.id, [['shard', 'c']], at);
+    await expect.poll(shard, { timeout: 10_000 }).toEqual({ a: 2, b: 1, c: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await shard()).toEqual({ a: 2, b: 1, c: 1 });
+    await counts.flush();
+    expect(await shard()).toEqual({ a: 3, b: 2, c: 1 });
+    // The slower timer writes the counts of known values by itself.
+    const timed = new TagCounts(server.app.errors.db, server.app.log as Logger, 50, 200);
+    timed.add(projectId, issue.id, [['shard', 'a']], at);
+    await expect.poll(shard, { timeout: 10_000 }).toEqual({ a: 4, b: 2, c: 1 });
+    timed.add(projectId, issue.id, [['shard', 'a']], at);
+    await expect.poll(shard, { timeout: 10_000 }).toEqual({ a: 5, b: 2, c: 1 });
   });
 });
