@@ -8,8 +8,9 @@ export default defineConfig({
     // Most test files wait on processes, databases and sockets rather than compute; vitest's
     // default (one worker fewer than CPUs) ran them one at a time on a 2-core machine.
     maxWorkers: Math.max(2, availableParallelism()),
-    // Prints, at the end, what was skipped for want of a tool or server (tests/support/requirements.ts).
-    globalSetup: ['tests/support/skip-summary.ts'],
+    // Prints, at the end, what was skipped for want of a tool or server (tests/support/requirements.ts);
+    // prints the exit code, signal and files of a worker process that dies while running tests.
+    globalSetup: ['tests/support/skip-summary.ts', 'tests/support/worker-exits.ts'],
     // Bounds for a test that hangs, not for speed: on a machine busy with other work, starting an app
     // on an embedded database alone can take half a minute.
     testTimeout: 120_000,
