@@ -149,7 +149,10 @@ describe.each(ENGINES)('releases, environments and tags ($name)', (engine) => {
     const projectId = Number(dsn.pathname.slice(1));
     const shard = async () => {
       const tags = (await api.call('GET', `/api/0/issues/${issue.id}/tags`)).json;
-      const values = tags.find((t: { key: string }) => t.key === 'shard').top_values as { value: string; count: number }[];
+      const values = tags.find((t: { key: string }) => t.key === 'shard').top_values as {
+        value: string;
+        count: number;
+      }[];
       return Object.fromEntries(values.map((v) => [v.value, v.count]));
     };
     const at = new Date().toISOString();
