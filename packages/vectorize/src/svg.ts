@@ -126,7 +126,11 @@ function splitRuns(
 }
 
 /** [x0, y0, x1, y1] when commands[start..z] is a clockwise axis-aligned rectangle 1 px high or wide. */
-function rectangleRun(commands: readonly PathCommand[], start: number, z: number): number[] | undefined {
+function rectangleRun(
+  commands: readonly PathCommand[],
+  start: number,
+  z: number,
+): [number, number, number, number] | undefined {
   if (z - start !== 4) return undefined;
   const xs: number[] = [];
   const ys: number[] = [];
