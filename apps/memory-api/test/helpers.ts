@@ -19,9 +19,10 @@ export const embeddingsCacheDir = join(tmpdir(), 'trove-embeddings-test-cache');
  * TEST_EMBEDDER=grpc runs the suites against real embedder processes (apps/embedder on loopback,
  * one per backend, started on first use) instead of the models in process: same vectors expected.
  * TEST_EMBEDDER=onnx puts a transformer model where hashing was (EMBEDDER=onnx in process: the
- * BERT-shaped test model of @trove/embeddings, written by the tests, nothing downloaded);
- * TEST_EMBEDDER=onnx-grpc serves it from embedder processes (EMBEDDER_BACKEND=onnx). GloVe stays
- * GloVe in both: the suites that test meaning need word vectors, which seeded weights do not have.
+ * BERT-shaped test model of @trove/embeddings, written by the tests, nothing downloaded, whose
+ * word embeddings are the hashing embedder's word vectors, so that texts sharing words are alike
+ * as with hashing); TEST_EMBEDDER=onnx-grpc serves it from embedder processes
+ * (EMBEDDER_BACKEND=onnx). GloVe stays GloVe in both: the suites that test meaning need GloVe's.
  */
 const mode = process.env.TEST_EMBEDDER ?? '';
 const overGrpc = mode === 'grpc' || mode === 'onnx-grpc';
