@@ -106,50 +106,56 @@ export function svgDocument(
 function splitRuns(
   commands: readonly PathCommand[],
 ): { fills: PathCommand[]; rows: PathCommand[]; columns: PathCommand[] } | undefined {
-  const fills: PathCommand[] = [];
+  let fills: PathCommand[] | undefined;
   const rows: PathCommand[] = [];
   const columns: PathCommand[] = [];
   let start = 0;
   for (let i = 0; i < commands.length; i++) {
     if (commands[i]![0] !== 'Z') continue;
-    const run = rectangleRun(commands, start, i);
-    if (run === undefined) for (let k = start; k <= i; k++) fills.push(commands[k]!);
-    else {
+    if (rectangleRun(commands, start, i)) {
+      fills ??= commands.slice(0, start) as PathCommand[];
       const [x0, y0, x1, y1] = run;
       if (y1 - y0 === 1) rows.push(['M', x0, y0 + 0.5], ['L', x1, y0 + 0.5]);
       else columns.push(['M', x0 + 0.5, y0], ['L', x0 + 0.5, y1]);
-    }
+    } else if (fills) for (let k = start; k <= i; k++) fills.push(commands[k]!);
     start = i + 1;
   }
-  if (start !== commands.length) return undefined;
-  return rows.length + columns.length > 0 ? { fills, rows, columns } : undefined;
+  if (!fills || start !== commands.length) return undefined;
+  return { fills, rows, columns };
 }
 
-/** [x0, y0, x1, y1] when commands[start..z] is a clockwise axis-aligned rectangle 1 px high or wide. */
-function rectangleRun(
-  commands: readonly PathCommand[],
-  start: number,
-  z: number,
-): [number, number, number, number] | undefined {
-  if (z - start !== 4) return undefined;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let k = start; k < z; k++) {
-    const c = commands[k]!;
-    if (c[0] !== (k === start ? 'M' : 'L')) return undefined;
-    xs.push(c[1]);
-    ys.push(c[2]);
-  }
-  let twiceArea = 0;
-  for (let k = 0; k < 4; k++) {
-    const next = (k + 1) % 4;
-    if (xs[k] !== xs[next] && ys[k] !== ys[next]) return undefined;
-    twiceArea += xs[k]! * ys[next]! - xs[next]! * ys[k]!;
-  }
-  const x0 = Math.min(...xs);
-  const x1 = Math.max(...xs);
-  const y0 = Math.min(...ys);
-  const y1 = Math.max(...ys);
-  if (twiceArea <= 0 || !Number.isInteger(x0 + x1 + y0 + y1)) return undefined;
-  return y1 - y0 === 1 || x1 - x0 === 1 ? [x0, y0, x1, y1] : undefined;
+/** The last rectangle rectangleRun found: x0, y0, x1, y1. */
+const run: [number, number, number, number] = [0, 0, 0, 0];
+
+/**
+ * Whether commands[start..z] is a clockwise axis-aligned rectangle with integer corners, 1 px high
+ * or wide (its corners then in `run`).
+ */
+function rectangleRun(commands: readonly PathCommand[], start: number, z: number): boolean {
+  if (z - start !== 4) return false;
+  const a = commands[start]!;
+  const b = commands[start + 1]!;
+  const c = commands[start + 2]!;
+  const d = commands[start + 3]!;
+  if (a[0] !== 'M' || b[0] !== 'L' || c[0] !== 'L' || d[0] !== 'L') return false;
+  const [, ax, ay] = a;
+  const [, bx, by] = b;
+  const [, cx, cy] = c;
+  const [, dx, dy] = d;
+  // Axis-aligned: each side keeps x or y.
+  if ((ax !== bx && ay !== by) || (bx !== cx && by !== cy) || (cx !== dx && cy !== dy) || (dx !== ax && dy !== ay))
+    return false;
+  const twiceArea = ax * by - bx * ay + bx * cy - cx * by + cx * dy - dx * cy + dx * ay - ax * dy;
+  if (twiceArea <= 0) return false;
+  const x0 = Math.min(ax, cx);
+  const x1 = Math.max(ax, cx);
+  const y0 = Math.min(ay, cy);
+  const y1 = Math.max(ay, cy);
+  if (!Number.isInteger(x0) || !Number.isInteger(x1) || !Number.isInteger(y0) || !Number.isInteger(y1)) return false;
+  if (y1 - y0 !== 1 && x1 - x0 !== 1) return false;
+  run[0] = x0;
+  run[1] = y0;
+  run[2] = x1;
+  run[3] = y1;
+  return true;
 }
