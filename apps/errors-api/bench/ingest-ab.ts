@@ -60,7 +60,11 @@ function baselineTree(): string {
   if (!existsSync(join(dir, 'apps/errors-api/src/app.ts'))) {
     execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'ignore' });
   }
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  // The root's packages, and those errors-api pins for itself (installed under its own folder).
+  for (const modules of ['node_modules', 'apps/errors-api/node_modules']) {
+    if (existsSync(join(ROOT, modules)) && !existsSync(join(dir, modules)))
+      symlinkSync(join(ROOT, modules), join(dir, modules));
+  }
   return dir;
 }
 

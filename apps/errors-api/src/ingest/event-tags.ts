@@ -20,9 +20,11 @@ export function environmentOf(event: Json): string | null {
   return clean(text(event.environment)) ?? null;
 }
 
+// Ingest calls these for every event: the common case (no NUL, nothing to cut) allocates nothing.
 function clean(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const v = value.replace(/\0/g, '').trim().slice(0, VALUE_MAX);
+  let v = (value.includes('\0') ? value.replace(/\0/g, '') : value).trim();
+  if (v.length > VALUE_MAX) v = v.slice(0, VALUE_MAX);
   return v === '' ? undefined : v;
 }
 
@@ -31,31 +33,36 @@ function clean(value: string | undefined): string | undefined {
  * level, server_name, transaction, user.*) and the SDK's own `tags` (an object or a list of pairs).
  */
 export function eventTags(event: Json, level: string): [string, string][] {
-  const tags = new Map<string, string>();
-  const put = (key: string, raw: unknown) => {
+  const tags: [string, string][] = [];
+  // Sentry's own keys are valid and distinct: only their values need cleaning.
+  const derived = (key: string, raw: unknown) => {
     const value = clean(text(raw));
-    if (value === undefined || tags.size >= TAGS_MAX || tags.has(key)) return;
-    if (key.length === 0 || key.length > KEY_MAX || !KEY_SHAPE.test(key)) return;
-    tags.set(key, value);
+    if (value !== undefined) tags.push([key, value]);
   };
-  put('environment', event.environment);
-  put('release', event.release);
-  put('level', level);
-  put('server_name', event.server_name);
-  put('transaction', event.transaction);
+  derived('environment', event.environment);
+  derived('release', event.release);
+  derived('level', level);
+  derived('server_name', event.server_name);
+  derived('transaction', event.transaction);
   const user = asObject(event.user);
   if (user) {
-    put('user.id', user.id);
-    put('user.email', user.email);
-    put('user.username', user.username);
-    put('user.ip', user.ip_address);
+    derived('user.id', user.id);
+    derived('user.email', user.email);
+    derived('user.username', user.username);
+    derived('user.ip', user.ip_address);
   }
-  const own = event.tags;
-  if (Array.isArray(own)) {
-    for (const pair of own) if (Array.isArray(pair)) put(String(pair[0]), pair[1]);
+  const own = (key: string, raw: unknown) => {
+    if (tags.length >= TAGS_MAX || key.length === 0 || key.length > KEY_MAX || !KEY_SHAPE.test(key)) return;
+    const value = clean(text(raw));
+    if (value === undefined || tags.some((t) => t[0] === key)) return;
+    tags.push([key, value]);
+  };
+  const sent = event.tags;
+  if (Array.isArray(sent)) {
+    for (const pair of sent) if (Array.isArray(pair)) own(String(pair[0]), pair[1]);
   } else {
-    const object = asObject(own);
-    if (object) for (const [key, value] of Object.entries(object)) put(key, value);
+    const object = asObject(sent);
+    if (object) for (const key in object) own(key, object[key]);
   }
-  return [...tags];
+  return tags;
 }
