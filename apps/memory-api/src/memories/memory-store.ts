@@ -346,14 +346,9 @@ export class MemoryStore {
     const before = await this.get(id);
     if (!before) return null;
     if (before.status === 'deprecated') return before;
-    const sets = ["status = 'deprecated'", 'deprecated_at = $2::timestamptz'];
-    const row = (await this.writeRow(
-      id,
-      sets,
-      [],
-      { kind: 'deprecated', evidence: { reason: 'forget' } },
-      actor,
-    )) as MemoryRow;
+    const deprecate = ["status = 'deprecated'", 'deprecated_at = $2::timestamptz'];
+    const event = { kind: 'deprecated', evidence: { reason: 'forget' } };
+    const row = (await this.writeRow(id, deprecate, [], event, actor)) as MemoryRow;
     await this.touchIndexed([row]);
     return row;
   }
