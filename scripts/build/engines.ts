@@ -31,4 +31,6 @@ if (refused.size > 0) {
   console.error(`runtime packages that exclude a supported Node:\n  ${[...refused].sort().join('\n  ')}`);
   process.exit(1);
 }
-console.log(`every runtime package that declares a Node range (${checked.size}) accepts Node ${SUPPORTED.join(' and ')}`);
+console.log(
+  `every runtime package that declares a Node range (${checked.size}) accepts Node ${SUPPORTED.join(' and ')}`,
+);
