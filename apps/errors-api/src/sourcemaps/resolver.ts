@@ -76,8 +76,24 @@ export class SourceMapResolver {
   async hasBundles(projectId: number): Promise<boolean> {
     const entry = this.bundles.get(projectId);
     if (entry?.value === undefined) return entry?.refresh ?? this.refreshBundles(projectId);
-    if (Date.now() - entry.at >= TTL_MS && !entry.refresh) this.refreshBundles(projectId, entry).catch(() => {});
+    this.refreshIfStale(projectId, entry);
     return entry.value;
+  }
+
+  /**
+   * True when the project is known to have no bundles (the cached answer, refreshed in the
+   * background once stale): ingest then skips resolution without a promise or a turn of the
+   * event loop per event.
+   */
+  knownWithoutBundles(projectId: number): boolean {
+    const entry = this.bundles.get(projectId);
+    if (entry?.value !== false) return false;
+    this.refreshIfStale(projectId, entry);
+    return true;
+  }
+
+  private refreshIfStale(projectId: number, entry: BundlesKnown): void {
+    if (Date.now() - entry.at >= TTL_MS && !entry.refresh) this.refreshBundles(projectId, entry).catch(() => {});
   }
 
   private refreshBundles(projectId: number, stale?: BundlesKnown): Promise<boolean> {

@@ -96,7 +96,9 @@ export const ingestRoutes: FastifyPluginAsync<AppContext> = async (app, ctx) => 
     }
     const event = parseEventJson(eventBytes);
     // Grouping, title and culprit read the original frames when the project has source maps.
-    await resolver.resolve(event, project.id).catch((err) => request.log.warn({ err }, 'source maps not applied'));
+    if (!resolver.knownWithoutBundles(project.id)) {
+      await resolver.resolve(event, project.id).catch((err) => request.log.warn({ err }, 'source maps not applied'));
+    }
     const prepared = prepareEvent(event, project, fallbackId, compressPayload(eventBytes));
     await rateLimit(project, reply);
     await writer.write(prepared);
