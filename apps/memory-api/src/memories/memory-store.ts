@@ -79,12 +79,6 @@ export class MemoryStore {
     for (const listener of this.contentWritten) await listener(row, change);
   }
 
-  /** @deprecated only recall/arms.ts still reads Prisma; everything else goes through `db.sql`. */
-  get prisma() {
-    // biome-ignore lint/plugin: recall/arms.ts is converted by the recall work (see biome.json)
-    return this.db.prisma;
-  }
-
   async embedOne(text: string): Promise<Float32Array> {
     const [vector] = await this.embedder.embed([text]);
     return vector as Float32Array;

@@ -92,10 +92,11 @@ export async function graphArm(store: MemoryStore, seeds: ArmHit[], filter: Memo
   const seedScore = new Map(top.map((h) => [h.id, h.signal]));
   const seedStrength = new Map(top.map((h) => [h.id, h.strength]));
   const ids = [...seedScore.keys()];
-  const edges = await store.prisma.memoryEdge.findMany({
-    where: { OR: [{ sourceId: { in: ids } }, { targetId: { in: ids } }] },
-    select: { sourceId: true, targetId: true, weight: true },
-  });
+  const edges = await store.db.sql.query<{ sourceId: string; targetId: string; weight: number }>(
+    `SELECT source_id::text AS "sourceId", target_id::text AS "targetId", weight
+       FROM memory_edges WHERE source_id = ANY($1::uuid[]) OR target_id = ANY($1::uuid[])`,
+    [ids],
+  );
   const score = new Map(seedScore);
   const strength = new Map(seedStrength);
   const entries = await store.index.entries([...new Set(edges.flatMap((e) => [e.sourceId, e.targetId]))]);

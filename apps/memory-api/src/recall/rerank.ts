@@ -6,7 +6,7 @@ import { termStatistics } from './bm25.ts';
 import { BOOST_FACTOR_RANGE } from './boosts.ts';
 import { namedSpeakers, type Situation, sameConversation, situations, timeMatch } from './context.ts';
 import type { Fused } from './fuse.ts';
-import { hasWordVectors, softMatch } from './soft-match.ts';
+import { softMatch } from './soft-match.ts';
 import type { Span } from './time.ts';
 
 /** The signals reranking adds to a fused candidate; all shown by `explain`. */
@@ -78,7 +78,7 @@ export async function rerank(
   const topIds = top.map((f) => f.id);
   const where = await situations(store, [...topIds, ...rest.map((f) => f.id)], topIds);
   const soft = new Map<string, number>();
-  const softly = question.soft && RERANK_WEIGHTS.soft > 0 && hasWordVectors(store);
+  const softly = question.soft && RERANK_WEIGHTS.soft > 0;
   const stats = softly ? await termStatistics(store).get(question.filter.namespace) : null;
   const matchSoftly = async (ids: string[]) => {
     if (!stats) return;

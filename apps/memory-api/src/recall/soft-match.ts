@@ -10,6 +10,8 @@ import { lexemesOf } from './vector-query.ts';
  * else the cosine of their word vectors above `bar`, scaled to 0..1), weighted by its idf in the
  * namespace. 0..1 and comparable across queries: "destress" meets "de-stress", "kids" meets
  * "children", and a name the namespace has never seen meets nothing. Tuned with bench:locomo.
+ * Without word vectors (a sentence model) only the same word and the same stem count, so the
+ * measure, and with it the scores strict filters on, keeps its scale.
  */
 export const SOFT_MATCH = { stem: 0.9, bar: 0.55 };
 
@@ -80,19 +82,21 @@ export async function softMatch(
   if (total === 0) return out;
   const docs = new Map(ids.map((id, i) => [id, texts[i] ?? []]));
   const all = new Set([...asked, ...[...docs.values()].flat()].map((w) => w.surface));
-  const vectors = await vectorsOf(store, [...all]);
   const { stem, bar } = SOFT_MATCH;
+  const vectors = hasWordVectors(store) ? await vectorsOf(store, [...all]) : null;
+  /** How close two different words of different stems are: their vectors' cosine above the bar. */
+  const near = (a: string, b: string) =>
+    vectors ? (dot(vectors.get(a) as Float32Array, vectors.get(b) as Float32Array) - bar) / (1 - bar) : 0;
   for (const [id, words] of docs) {
     let sum = 0;
     asked.forEach((q, i) => {
       let best = 0;
-      const qv = vectors.get(q.surface) as Float32Array;
       for (const w of words) {
         if (w.surface === q.surface) {
           best = 1;
           break;
         }
-        const s = w.lexeme === q.lexeme ? stem : (dot(qv, vectors.get(w.surface) as Float32Array) - bar) / (1 - bar);
+        const s = w.lexeme === q.lexeme ? stem : near(q.surface, w.surface);
         if (s > best) best = s;
       }
       sum += (weights[i] as number) * best;
