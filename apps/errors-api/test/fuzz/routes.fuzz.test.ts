@@ -24,6 +24,12 @@ beforeAll(async () => {
     const list = await api.call('GET', `/api/0/projects/${setup.projectSlug}/issues`);
     return list.json?.data?.length > 0 ? list.json.data : undefined;
   }, 'the first issue');
+  // The event's tag counts are written a second later (ingest/tag-counts.ts): a refused request
+  // must not be blamed for that write, so the fuzz starts once it is done.
+  await eventually(async () => {
+    const [row] = await server.app.errors.db.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM issue_tags');
+    return (row?.n ?? 0) > 0 ? true : undefined;
+  }, "the first event's tag counts");
   known.push(setup.projectSlug, projectId, dsn.username, issues[0].id, ADMIN.email, 'unresolved', 'resolved');
 }, 120_000);
 
