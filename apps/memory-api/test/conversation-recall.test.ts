@@ -107,4 +107,45 @@ describe('recall over a conversation', () => {
     const res = await t.call('POST', '/recall', { query: 'production', namespace: 'words' });
     expect(res.body[0]?.id).toBe(production.body.id);
   });
+
+  it('fills the results past the fifth from sessions not shown yet before more of a shown one', async () => {
+    const ns = 'spread';
+    const said = async (content: string, time: string) => {
+      const res = await t.call('POST', '/remember', {
+        content,
+        type: 'event',
+        namespace: ns,
+        metadata: { session_time: time },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const trip = [
+      'Jon: The kayak trip started at dawn below the old mill.',
+      'Gina: How long was the kayak trip in the end?',
+      'Jon: The kayak trip took nine hours with the portage.',
+      'Gina: Did anyone capsize on the kayak trip?',
+      'Jon: Only Sam, twice, on the last rapids of the kayak trip.',
+      'Gina: I would love a kayak trip like that next summer.',
+      'Jon: Then book the kayak trip early, the guides fill up.',
+      'Gina: Is the kayak trip fine for beginners?',
+    ];
+    for (const turn of trip) await said(turn, '1:00 pm on 1 May, 2023');
+    const window = await said('Gina: A red kayak hung in the shop window.', '2:00 pm on 9 May, 2023');
+    const paddles = await said('Jon: My cousin sells kayak paddles now.', '3:00 pm on 19 May, 2023');
+    const ask = async (limit: number) =>
+      (await t.call('POST', '/recall', { query: 'the kayak trip', namespace: ns, limit })).body as {
+        id: string;
+        score: number;
+        metadata: { session_time: string };
+      }[];
+    const ten = await ask(10);
+    const five = await ask(5);
+    // The first five are the best five, as a recall of five answers them.
+    expect(ten.slice(0, 5).map((h) => h.id)).toEqual(five.map((h) => h.id));
+    expect(new Set(ten.slice(0, 5).map((h) => h.metadata.session_time))).toEqual(new Set(['1:00 pm on 1 May, 2023']));
+    // Then the two other sessions, though the trip's remaining turns score higher.
+    expect(new Set(ten.slice(5, 7).map((h) => h.id))).toEqual(new Set([window, paddles]));
+    expect(ten[7]?.score).toBeGreaterThan(ten[5]?.score ?? 1);
+  });
 });

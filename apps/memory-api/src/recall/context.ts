@@ -74,19 +74,24 @@ export async function situations(
     const row = fromSqlRow(r);
     const meta = (row.metadata && typeof row.metadata === 'object' ? row.metadata : {}) as Record<string, unknown>;
     const time = memoryTime(meta, row.validFrom, row.createdAt);
-    const session = meta.session ?? meta.session_id ?? meta.conversation_id ?? meta.session_time;
     const head = row.content.slice(0, 200);
     out.set(row.id, {
       id: row.id,
       row,
       span: memorySpan(time, head),
       speaker: speakerOf(meta, head),
-      session: session === undefined || session === null ? null : String(session),
+      session: sessionOf(meta),
       before: r.before ?? [],
       after: r.after ?? [],
     });
   }
   return out;
+}
+
+/** A memory's session from its metadata (`session`, `session_id`, `conversation_id` or `session_time`). */
+export function sessionOf(meta: Record<string, unknown>): string | null {
+  const session = meta.session ?? meta.session_id ?? meta.conversation_id ?? meta.session_time;
+  return session === undefined || session === null ? null : String(session);
 }
 
 /**

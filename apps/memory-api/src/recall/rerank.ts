@@ -66,7 +66,14 @@ export const RERANK_DEPTH = { depth: 20 };
 export async function rerank(
   store: MemoryStore,
   fused: Fused[],
-  question: { query: string; span?: Span | undefined; filter: MemoryFilter; limit: number; soft: boolean },
+  question: {
+    query: string;
+    span?: Span | undefined;
+    filter: MemoryFilter;
+    limit: number;
+    soft: boolean;
+    read: number;
+  },
 ): Promise<Reranked[]> {
   const top = fused.slice(0, RERANK_DEPTH.depth);
   const byId = new Map(fused.map((f) => [f.id, f]));
@@ -74,14 +81,17 @@ export async function rerank(
   // cannot lift to the limit-th fused score times the smallest one is never returned; the rows of
   // the others are read here too, in the same round trip (the recall returns from them).
   const bar = (fused[question.limit - 1]?.fused ?? 0) * BOOST_FACTOR_RANGE.min;
-  const rest = fused.slice(RERANK_DEPTH.depth).filter((f) => f.fused * BOOST_FACTOR_RANGE.max >= bar);
+  // (And the first `read` of them all, whatever their score: the recall weighs their sessions.)
+  const rest = fused
+    .slice(RERANK_DEPTH.depth)
+    .filter((f, i) => i + RERANK_DEPTH.depth < question.read || f.fused * BOOST_FACTOR_RANGE.max >= bar);
   const topIds = top.map((f) => f.id);
   const where = await situations(store, [...topIds, ...rest.map((f) => f.id)], topIds);
   const soft = new Map<string, number>();
   const softly = question.soft && RERANK_WEIGHTS.soft > 0;
   const stats = softly ? await termStatistics(store).get(question.filter.namespace) : null;
   const matchSoftly = async (ids: string[]) => {
-    if (!stats) return;
+    if (!stats || ids.length === 0) return;
     const contents = new Map(ids.flatMap((id) => (where.has(id) ? [[id, where.get(id)?.row.content as string]] : [])));
     for (const [id, m] of await softMatch(store, question.query, contents, stats)) soft.set(id, m);
   };

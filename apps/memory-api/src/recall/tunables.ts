@@ -1,5 +1,5 @@
 import { VECTOR_STRENGTH } from './arms.ts';
-import { ARM_WEIGHTS, CANDIDATES } from './recall.ts';
+import { ARM_WEIGHTS, CANDIDATES, SESSION_SPREAD } from './recall.ts';
 import { RERANK_DEPTH, RERANK_WEIGHTS, SCORE } from './rerank.ts';
 import { SOFT_MATCH } from './soft-match.ts';
 import { VECTOR_QUERY } from './vector-query.ts';
@@ -14,4 +14,5 @@ export const RECALL_TUNABLES = {
   soft: SOFT_MATCH,
   depth: RERANK_DEPTH,
   candidates: CANDIDATES,
+  spread: SESSION_SPREAD,
 } as const;
