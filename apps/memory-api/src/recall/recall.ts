@@ -171,21 +171,22 @@ export const SESSION_SPREAD = { from: 5, pool: 40 };
 function spreadOverSessions(results: Scored[], limit: number): Scored[] {
   const { from } = SESSION_SPREAD;
   if (limit <= from || results.length <= from) return results;
-  const sessionKey = (s: Scored) => sessionOf(s.row.metadata as Record<string, unknown>) ?? s.row.id;
+  const keys = results.map((s) => sessionOf(s.row.metadata as Record<string, unknown>) ?? s.row.id);
   const support = new Map<string, number>();
-  for (const r of results) support.set(sessionKey(r), (support.get(sessionKey(r)) ?? 0) + r.score);
-  const first = results.slice(0, from);
-  const shown = new Set(first.map(sessionKey));
+  results.forEach((r, i) => support.set(keys[i] as string, (support.get(keys[i] as string) ?? 0) + r.score));
+  const shown = new Set(keys.slice(0, from));
   // The results are in score order, so a session's first result here is its best.
   const best = new Map<string, Scored>();
-  for (const r of results.slice(from))
-    if (!shown.has(sessionKey(r)) && !best.has(sessionKey(r))) best.set(sessionKey(r), r);
+  for (let i = from; i < results.length; i++) {
+    const key = keys[i] as string;
+    if (!shown.has(key) && !best.has(key)) best.set(key, results[i] as Scored);
+  }
   const fresh = [...best.entries()]
     .sort(([a], [b]) => (support.get(b) ?? 0) - (support.get(a) ?? 0))
     .slice(0, limit - from)
     .map(([, r]) => r);
   const picked = new Set(fresh);
-  return [...first, ...fresh, ...results.slice(from).filter((r) => !picked.has(r))];
+  return [...results.slice(0, from), ...fresh, ...results.slice(from).filter((r) => !picked.has(r))];
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

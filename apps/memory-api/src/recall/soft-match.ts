@@ -81,9 +81,11 @@ export async function softMatch(
   const total = weights.reduce((a, b) => a + b, 0);
   if (total === 0) return out;
   const docs = new Map(ids.map((id, i) => [id, texts[i] ?? []]));
-  const all = new Set([...asked, ...[...docs.values()].flat()].map((w) => w.surface));
   const { stem, bar } = SOFT_MATCH;
-  const vectors = hasWordVectors(store) ? await vectorsOf(store, [...all]) : null;
+  // Word vectors only where the embedder has them (not asked for otherwise).
+  const vectors = hasWordVectors(store)
+    ? await vectorsOf(store, [...new Set([...asked, ...[...docs.values()].flat()].map((w) => w.surface))])
+    : null;
   /** How close two different words of different stems are: their vectors' cosine above the bar. */
   const near = (a: string, b: string) =>
     vectors ? (dot(vectors.get(a) as Float32Array, vectors.get(b) as Float32Array) - bar) / (1 - bar) : 0;
