@@ -173,7 +173,10 @@ function spreadOverSessions(results: Scored[], limit: number): Scored[] {
   if (limit <= from || results.length <= from) return results;
   const keys = results.map((s) => sessionOf(s.row.metadata as Record<string, unknown>) ?? s.row.id);
   const support = new Map<string, number>();
-  results.forEach((r, i) => support.set(keys[i] as string, (support.get(keys[i] as string) ?? 0) + r.score));
+  for (let i = 0; i < results.length; i++) {
+    const key = keys[i] as string;
+    support.set(key, (support.get(key) ?? 0) + (results[i] as Scored).score);
+  }
   const shown = new Set(keys.slice(0, from));
   // The results are in score order, so a session's first result here is its best.
   const best = new Map<string, Scored>();
