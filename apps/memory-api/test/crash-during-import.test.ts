@@ -66,8 +66,10 @@ describe('kill -9 during a large import', () => {
       const base = `http://127.0.0.1:${port}`;
       const first = await startServer(dataDir, port);
       const acknowledged: string[] = [];
+      let batchMs = 0;
       for (let batch = 0; batch < 2; batch++) {
         const ids = Array.from({ length: 600 }, () => randomUUID());
+        const started = performance.now();
         const res = await fetch(`${base}/import`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -76,15 +78,17 @@ describe('kill -9 during a large import', () => {
         expect(res.status).toBe(200);
         expect(((await res.json()) as { imported: number }).imported).toBe(600);
         acknowledged.push(...ids);
+        batchMs = performance.now() - started;
       }
-      // A large import, killed while it runs.
+      // A large import, killed while it runs: 8,000 lines take about 13 times as long as 600, so
+      // killing after three times a 600-line import lands in the middle on a fast or a slow machine.
       const doomed = Array.from({ length: 8000 }, () => randomUUID());
       const inFlight = fetch(`${base}/import`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ content: lines(doomed) }),
       }).catch(() => null);
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, Math.max(150, 3 * batchMs)));
       first.kill('SIGKILL');
       await new Promise((r) => first.once('exit', r));
       expect(await inFlight).toBeNull();
