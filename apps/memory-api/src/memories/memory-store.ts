@@ -132,28 +132,10 @@ export class MemoryStore {
    * vector scored (a full-text hit matched the row itself).
    */
   confirms(row: MemoryRow, filter: MemoryFilter, indexedHash: string | undefined): boolean {
-    if (!matchesFilter(entryOf(row), filter)) {
-      this.refreshSoon();
-      return false;
-    }
-    if (indexedHash !== undefined && indexedHash !== row.contentHash) {
-      this.refreshSoon();
-      return false;
-    }
-    return true;
-  }
-
-  private refreshSoon(): void {
+    if (matchesFilter(entryOf(row), filter) && (indexedHash === undefined || indexedHash === row.contentHash))
+      return true;
     void this.feed?.catchUp();
-  }
-
-  /** The nearest memories that pass `filter`, confirmed against their rows (see `confirms`). */
-  async confirmedNeighbours(
-    vector: Float32Array,
-    k: number,
-    filter: MemoryFilter,
-  ): Promise<{ id: string; score: number; row: MemoryRow }[]> {
-    return this.confirm(await this.index.search(vector, k, filter), filter);
+    return false;
   }
 
   /** Index hits whose rows confirm them (see `confirms`), with the rows. */

@@ -130,11 +130,6 @@ export class VectorCatalog {
     return this.hashes.get(id);
   }
 
-  /** `contentHashOf` for several ids at once, taken together with a search's hits. */
-  contentHashesOf(ids: string[]): Map<string, string | undefined> {
-    return new Map(ids.map((id) => [id, this.hashes.get(id)]));
-  }
-
   /** Refreshes filter fields only (namespace moves, tag edits, status): the vector is unchanged. */
   touch(row: CatalogRow): void {
     if (this.entries.has(row.id)) this.setEntry(row.id, entryOf(row));
