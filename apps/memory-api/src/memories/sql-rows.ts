@@ -32,45 +32,37 @@ export const sqlJson = (v: unknown): MemoryRow['metadata'] =>
 /** A non-null timestamp column from raw SQL as RFC 3339 text. */
 export const sqlIso = (v: unknown): string => (sqlDate(v) as Date).toISOString();
 
+/** A row read with CATALOG_SELECT (or more). */
+export const catalogRow = (r: Record<string, unknown>) =>
+  ({
+    id: r.id as string,
+    namespace: r.namespace as string,
+    status: r.status as string,
+    createdAt: sqlDate(r.created_at) as Date,
+    deprecatedAt: sqlDate(r.deprecated_at),
+    validUntil: sqlDate(r.valid_until),
+    tags: (r.tags as string[] | null) ?? [],
+    metadata: sqlJson(r.metadata),
+    contentHash: r.content_hash as string,
+    memoryType: r.memory_type as string,
+    updatedAt: sqlDate(r.updated_at) as Date,
+  }) satisfies IndexedRow;
+
+/** A row read with MEMORY_SELECT: the catalog's fields and the rest. */
 export function fromSqlRow(r: Record<string, unknown>): MemoryRow {
   return {
-    id: r.id as string,
+    ...catalogRow(r),
     content: r.content as string,
-    tags: (r.tags as string[] | null) ?? [],
-    namespace: r.namespace as string,
-    memoryType: r.memory_type as string,
-    metadata: sqlJson(r.metadata),
     importance: Number(r.importance),
     pinned: r.pinned as boolean,
-    status: r.status as string,
     source: r.source as string | null,
     sourceType: r.source_type as string,
     authorType: r.author_type as string | null,
-    contentHash: r.content_hash as string,
     validFrom: sqlDate(r.valid_from),
-    validUntil: sqlDate(r.valid_until),
     embeddingModel: r.embedding_model as string | null,
     accessCount: Number(r.access_count),
     lastAccessedAt: sqlDate(r.last_accessed_at),
     helpfulCount: Number(r.helpful_count),
     unhelpfulCount: Number(r.unhelpful_count),
-    createdAt: sqlDate(r.created_at) as Date,
-    updatedAt: sqlDate(r.updated_at) as Date,
-    deprecatedAt: sqlDate(r.deprecated_at),
   };
 }
-
-/** A row read with CATALOG_SELECT (or more). */
-export const catalogRow = (r: Record<string, unknown>): IndexedRow => ({
-  id: r.id as string,
-  namespace: r.namespace as string,
-  status: r.status as string,
-  createdAt: sqlDate(r.created_at) as Date,
-  deprecatedAt: sqlDate(r.deprecated_at),
-  validUntil: sqlDate(r.valid_until),
-  tags: (r.tags as string[] | null) ?? [],
-  metadata: sqlJson(r.metadata),
-  contentHash: r.content_hash as string,
-  memoryType: r.memory_type as string,
-  updatedAt: sqlDate(r.updated_at) as Date,
-});
