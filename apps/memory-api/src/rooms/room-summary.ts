@@ -25,9 +25,10 @@ export interface Cluster {
 
 const preview = (s: string) => (s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW_CHARS - 1)}…` : s);
 
-function topCounts(values: (string | null)[], n: number): { value: string; count: number }[] {
+/** The `n` values most often among what `valuesOf` gives for each item (nulls not counted), commonest first. */
+function topCounts<T>(items: T[], valuesOf: (item: T) => (string | null)[], n: number) {
   const counts = new Map<string, number>();
-  for (const v of values) if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const item of items) for (const v of valuesOf(item)) if (v !== null) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts]
     .map(([value, count]) => ({ value, count }))
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
@@ -72,14 +73,8 @@ export async function clusterMembers(store: MemoryStore, members: Member[], thre
         size: c.length,
         representative: { id: leader.id, content: preview(leader.content) },
         member_ids: c.map((m) => m.id),
-        authors: topCounts(
-          c.map((m) => m.author),
-          5,
-        ).map((x) => x.value),
-        top_tags: topCounts(
-          c.flatMap((m) => m.tags),
-          5,
-        ).map((x) => x.value),
+        authors: topCounts(c, (m) => [m.author], 5).map((x) => x.value),
+        top_tags: topCounts(c, (m) => m.tags ?? [], 5).map((x) => x.value),
       };
     });
 }
@@ -126,20 +121,9 @@ export async function summarizeRoom(store: MemoryStore, room: RoomRow, options: 
       memories: Number(total),
       clustered: members.length,
       truncated: Number(total) > members.length,
-      by_type: Object.fromEntries(
-        topCounts(
-          members.map((m) => m.memory_type),
-          20,
-        ).map((x) => [x.value, x.count]),
-      ),
-      authors: topCounts(
-        members.map((m) => m.author),
-        20,
-      ).map((x) => ({ author: x.value, count: x.count })),
-      top_tags: topCounts(
-        members.flatMap((m) => m.tags ?? []),
-        10,
-      ).map((x) => ({ tag: x.value, count: x.count })),
+      by_type: Object.fromEntries(topCounts(members, (m) => [m.memory_type], 20).map((x) => [x.value, x.count])),
+      authors: topCounts(members, (m) => [m.author], 20).map((x) => ({ author: x.value, count: x.count })),
+      top_tags: topCounts(members, (m) => m.tags ?? [], 10).map((x) => ({ tag: x.value, count: x.count })),
       first_joined: iso(members[0]?.joined_at),
       last_joined: iso(members.at(-1)?.joined_at),
       cluster_count: clusters.length,
