@@ -54,13 +54,9 @@ export async function linkEndpoints(store: MemoryStore, request: LinkRequest, ac
   const source = await endpointOrThrow(store, request.source, 'source');
   const target = await endpointOrThrow(store, request.target, 'target');
   if (source.key === target.key) throw invalid('source and target are the same node; self-loops are not allowed');
-  for (const [field, end] of [
-    ['source', source],
-    ['target', target],
-  ] as const) {
+  for (const [field, end] of Object.entries({ source, target }))
     if (end.status === 'deprecated')
       throw conflict(`${field} memory ${end.key} is deprecated; restore it before linking it`);
-  }
   if (source.namespace !== target.namespace)
     throw invalid(
       `source is in namespace ${JSON.stringify(source.namespace)} and target in ${JSON.stringify(target.namespace)}; edges stay within one namespace`,

@@ -59,12 +59,7 @@ export async function memoryEdges(
   return {
     outgoing: rows.filter((r) => r.direction === 'out').map(toJson),
     incoming: rows.filter((r) => r.direction === 'in').map(toJson),
-    referenced_by: backlinks.map((b) => ({
-      id: b.id,
-      edge_type: b.edge_type,
-      created_at: sqlIso(b.created_at),
-      status: b.status,
-    })),
+    referenced_by: backlinks.map((b) => ({ ...b, created_at: sqlIso(b.created_at) })),
   };
 }
 

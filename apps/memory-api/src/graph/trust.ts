@@ -15,20 +15,9 @@
 export type TrustTier = 'high' | 'medium' | 'low' | 'untrusted';
 
 const HUMAN = new Set(['user', 'human', 'manual', 'person']);
-const MACHINE = new Set([
-  'agent',
-  'llm',
-  'ai',
-  'model',
-  'assistant',
-  'bot',
-  'generated',
-  'inferred',
-  'extraction',
-  'extracted',
-  'dream',
-  'consolidation',
-]);
+const MACHINE = new Set(
+  'agent llm ai model assistant bot generated inferred extraction extracted dream consolidation'.split(' '),
+);
 
 const LADDER: TrustTier[] = ['low', 'medium', 'high'];
 export const FEEDBACK_PROMOTE_MARGIN = 3;
