@@ -51,19 +51,16 @@ async function planSegment(
     return i;
   };
   const best = new Map<number, number>();
-  for (let i = 0; i < members.length; i++) {
-    const vi = vectors.get((members[i] as Candidate).id);
+  for (const [i, mi] of members.entries()) {
+    const vi = vectors.get(mi.id);
     if (!vi) continue;
     for (let j = i + 1; j < members.length; j++) {
-      const vj = vectors.get((members[j] as Candidate).id);
+      const mj = members[j] as Candidate;
+      const vj = vectors.get(mj.id);
       // Never across namespaces: a room may gather tenants' memories, but merging them would mix tenants.
-      if (!vj || (members[j] as Candidate).namespace !== (members[i] as Candidate).namespace) continue;
+      if (!vj || mj.namespace !== mi.namespace) continue;
       const s = dot(vi, vj);
-      if (s < threshold) continue;
-      if (
-        wordOverlap((members[i] as Candidate).content, (members[j] as Candidate).content) < DUPLICATE_MIN_WORD_OVERLAP
-      )
-        continue;
+      if (s < threshold || wordOverlap(mi.content, mj.content) < DUPLICATE_MIN_WORD_OVERLAP) continue;
       parent[root(j)] = root(i);
       best.set(i, Math.max(best.get(i) ?? 0, s));
       best.set(j, Math.max(best.get(j) ?? 0, s));
