@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { addParam, LAST_USED_SQL, namespaceSql } from './scope.ts';
+import { addParam } from '../memories/sql-rows.ts';
+import { LAST_USED_SQL, namespaceSql } from './scope.ts';
 
 /**
  * How `/importance` scores a live memory, each signal in 0..1 (feedback in -1..1):

@@ -1,6 +1,6 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
-import { addParam, daysBefore, LAST_USED_SQL, namespaceSql } from './scope.ts';
+import { addParam, countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { daysBefore, LAST_USED_SQL, namespaceSql } from './scope.ts';
 import type { Candidates } from './stale.ts';
 import { deprecateMemories } from './transitions.ts';
 

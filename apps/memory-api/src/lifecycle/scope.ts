@@ -1,3 +1,5 @@
+import { addParam } from '../memories/sql-rows.ts';
+
 export const DAY_MS = 86_400_000;
 
 /** Longest age or TTL a request may name (100 years): anything longer is a typo. */
@@ -20,12 +22,6 @@ export const LAST_USED_SQL = 'GREATEST(m.created_at, COALESCE(m.last_accessed_at
 
 /** When a memory was deprecated (an imported row may lack the time; its last update stands in). */
 export const DEPRECATED_SINCE_SQL = 'COALESCE(m.deprecated_at, m.updated_at)';
-
-/** Appends a parameter and returns its placeholder ($n). */
-export function addParam(params: unknown[], value: unknown): string {
-  params.push(value);
-  return `$${params.length}`;
-}
 
 /** `AND m.namespace = $n` when a namespace is given, else nothing. */
 export function namespaceSql(namespace: string | undefined, params: unknown[]): string {

@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
-import { addParam, DEPRECATED_SINCE_SQL, daysBefore, LAST_USED_SQL, namespaceSql } from './scope.ts';
+import { addParam } from '../memories/sql-rows.ts';
+import { DEPRECATED_SINCE_SQL, daysBefore, LAST_USED_SQL, namespaceSql } from './scope.ts';
 
 export interface StaleQuery {
   namespace?: string | undefined;

@@ -1,10 +1,10 @@
 import type { MemoryConfig } from '../config.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { addParam, countRows, fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
 import { AGING_ACTIONS, AGING_FACTOR, AGING_FLOOR } from './aging.ts';
 import { IMPORTANCE_WEIGHTS } from './importance.ts';
-import { addParam, DAY_MS, DEPRECATED_SINCE_SQL, daysBefore, namespaceSql } from './scope.ts';
+import { DAY_MS, DEPRECATED_SINCE_SQL, daysBefore, namespaceSql } from './scope.ts';
 
 /** `max_access_count` when a request gives none (spec section 8). */
 export const DEFAULT_MAX_ACCESS_COUNT = 1;

@@ -1,3 +1,5 @@
+import { addParam } from './sql-rows.ts';
+
 /**
  * One filter, two evaluations: as a predicate over the in-process catalog (the vector arm) and as
  * SQL (the full-text arm, list, counts). Both must agree, or namespace isolation leaks on one arm;
@@ -46,10 +48,7 @@ export function matchesFilter(entry: CatalogEntry, filter: MemoryFilter): boolea
 
 /** SQL conditions over table alias `m`; parameters are appended to `params` ($n numbering continues). */
 export function filterSql(filter: MemoryFilter, params: unknown[]): string {
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const add = (value: unknown) => addParam(params, value);
   const parts: string[] = [];
   if (filter.at) {
     const at = add(filter.at.toISOString());

@@ -18,6 +18,12 @@ export const CATALOG_SELECT = `id::text AS id, namespace, status, created_at, de
 export const countRows = async (sql: SqlSession, from: string, params: unknown[] = []): Promise<number> =>
   (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${from}`, params))[0]?.n ?? 0;
 
+/** Appends a parameter and returns its placeholder ($n). */
+export function addParam(params: unknown[], value: unknown): string {
+  params.push(value);
+  return `$${params.length}`;
+}
+
 /** `WHERE id IN (...)` for a list of ids passed as one JSON parameter (works the same on both drivers). */
 export const idsParam = (placeholder: string) => `(SELECT (jsonb_array_elements_text(${placeholder}::jsonb))::uuid)`;
 

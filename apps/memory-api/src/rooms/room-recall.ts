@@ -2,7 +2,7 @@ import { dot } from '@trove/embeddings';
 import { filterSql, matchesFilter } from '../memories/filters.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { toMemoryJson } from '../memories/record.ts';
-import { fromSqlRow, MEMORY_SELECT, sqlIso } from '../memories/sql-rows.ts';
+import { addParam, fromSqlRow, MEMORY_SELECT, sqlIso } from '../memories/sql-rows.ts';
 import { termStatistics } from '../recall/bm25.ts';
 import { questionVector } from '../recall/vector-query.ts';
 
@@ -16,18 +16,18 @@ export interface MemberFilter {
   at?: Date | undefined;
 }
 
+/** The conditions on the room's links (alias rm): the room, and the filter's author and `at`. */
+function linkConditions(roomId: string, filter: MemberFilter, params: unknown[]): string[] {
+  const parts = [`rm.room_id = ${addParam(params, roomId)}`];
+  if (filter.author !== undefined) parts.push(`rm.author = ${addParam(params, filter.author)}`);
+  if (filter.at) parts.push(`rm.joined_at <= ${addParam(params, filter.at.toISOString())}::timestamptz`);
+  return parts;
+}
+
 /** `FROM ... WHERE ...` over the room's links (alias rm) and their memories (alias m); live ones unless `at`. */
 function membersFrom(roomId: string, filter: MemberFilter, params: unknown[]): string {
-  params.push(roomId);
-  const parts = [`rm.room_id = $${params.length}`, filterSql({ namespace: filter.namespace, at: filter.at }, params)];
-  if (filter.author !== undefined) {
-    params.push(filter.author);
-    parts.push(`rm.author = $${params.length}`);
-  }
-  if (filter.at) {
-    params.push(filter.at.toISOString());
-    parts.push(`rm.joined_at <= $${params.length}::timestamptz`);
-  }
+  const parts = linkConditions(roomId, filter, params);
+  parts.push(filterSql({ namespace: filter.namespace, at: filter.at }, params));
   return `FROM room_members rm JOIN memories m ON m.id = rm.memory_id WHERE ${parts.join(' AND ')}`;
 }
 
@@ -77,18 +77,10 @@ export async function semanticMembers(
 ): Promise<(RoomMemberJson & { score: number })[]> {
   // The link filters run in SQL as one aggregated row (10,000 rows one by one cost far more);
   // status, namespace and time travel are checked on the catalog, as the vector arm of /recall does.
-  const params: unknown[] = [roomId];
-  let where = 'room_id = $1';
-  if (filter.author !== undefined) {
-    params.push(filter.author);
-    where += ` AND author = $${params.length}`;
-  }
-  if (filter.at) {
-    params.push(filter.at.toISOString());
-    where += ` AND joined_at <= $${params.length}::timestamptz`;
-  }
+  const params: unknown[] = [];
+  const where = linkConditions(roomId, filter, params).join(' AND ');
   const [agg] = await store.db.sql.query<{ ids: string | null }>(
-    `SELECT string_agg(memory_id::text, ',') AS ids FROM room_members WHERE ${where}`,
+    `SELECT string_agg(rm.memory_id::text, ',') AS ids FROM room_members rm WHERE ${where}`,
     params,
   );
   const ids = agg?.ids ? agg.ids.split(',') : [];
