@@ -44,6 +44,9 @@ export interface ReembedProgress {
   documents: number;
 }
 
+/** A row to embed again (memories have no title: only documents read one). */
+type Row = { id: string; title: string; content: string };
+
 /**
  * Embeds again, with the configured model, every memory and document whose vector another model
  * made (or that has none), a batch at a time, each batch committed: stopped at any point, a rerun
@@ -54,29 +57,22 @@ export async function reembedAll(
   store: MemoryStore,
   onProgress: (done: ReembedProgress) => void = () => {},
 ): Promise<ReembedProgress> {
-  const model = store.embedder.model;
   const done = { memories: 0, documents: 0 };
-  for (;;) {
-    const rows = await store.db.sql.query<{ id: string; content: string }>(
-      `SELECT id::text AS id, content FROM memories WHERE embedding_model IS DISTINCT FROM $1 OR embedding IS NULL
-        ORDER BY id LIMIT $2`,
-      [model, REEMBED_BATCH],
-    );
-    if (rows.length === 0) break;
-    await store.reembed(rows);
-    done.memories += rows.length;
-    onProgress(done);
-  }
-  for (;;) {
-    const rows = await store.db.sql.query<{ id: string; title: string; content: string }>(
-      `SELECT id::text AS id, title, content FROM documents WHERE embedding_model IS DISTINCT FROM $1 OR embedding IS NULL
-        ORDER BY id LIMIT $2`,
-      [model, REEMBED_BATCH],
-    );
-    if (rows.length === 0) break;
-    await embedDocuments(store, rows);
-    done.documents += rows.length;
-    onProgress(done);
-  }
+  // One pass per table: a batch of the rows whose vector is stale or missing, until none is left.
+  const pass = async (table: keyof ReembedProgress, columns: string, embed: (rows: Row[]) => Promise<unknown>) => {
+    for (;;) {
+      const rows = await store.db.sql.query<Row>(
+        `SELECT id::text AS id, ${columns} FROM ${table}
+          WHERE embedding_model IS DISTINCT FROM $1 OR embedding IS NULL ORDER BY id LIMIT $2`,
+        [store.embedder.model, REEMBED_BATCH],
+      );
+      if (rows.length === 0) return;
+      await embed(rows);
+      done[table] += rows.length;
+      onProgress(done);
+    }
+  };
+  await pass('memories', 'content', (rows) => store.reembed(rows));
+  await pass('documents', 'title, content', (rows) => embedDocuments(store, rows));
   return done;
 }
