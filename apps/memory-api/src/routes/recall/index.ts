@@ -66,6 +66,8 @@ export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
       const excludeIds = (body.exclude_ids ?? []).map((s) => s.toLowerCase());
       const budget = body.budget_chars ?? DEFAULT_BUDGET_CHARS;
       const pack = body.pack === true;
+      // A pack reports excluded memories as skipped, so it ranks that many more.
+      const take = pack ? max + excludeIds.length : max;
       const query = body.query.trim();
       if (!query) throw badRequest('query must not be empty');
 
@@ -74,8 +76,7 @@ export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
           ? []
           : await recall(store, {
               query,
-              // A pack reports excluded memories as skipped, so it ranks that many more.
-              limit: pack ? max + excludeIds.length : max,
+              limit: take,
               strategy,
               filter,
               minScore,
@@ -88,7 +89,7 @@ export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
           ? []
           : await recallDocuments(store, {
               query,
-              limit: pack ? max + excludeIds.length : max,
+              limit: take,
               filter,
               minScore,
               vectorFloor: config.VECTOR_MIN_SIMILARITY,
@@ -96,9 +97,7 @@ export const recallRoutes: RoutePlugin = async (app, { store, config }) => {
       const results: (RecallResult | DocumentRecallResult)[] =
         documents.length === 0
           ? memories
-          : [...memories, ...documents]
-              .sort((a, b) => b.score - a.score)
-              .slice(0, pack ? max + excludeIds.length : max);
+          : [...memories, ...documents].sort((a, b) => b.score - a.score).slice(0, take);
       const shown = body.enrich === true ? await enrichResults(store, results) : results;
       const memoryIds = (items: { id: string; kind?: string }[]) =>
         items.filter((r) => r.kind !== 'document').map((r) => r.id);
