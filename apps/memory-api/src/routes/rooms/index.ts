@@ -111,6 +111,11 @@ export const roomRoutes: RoutePlugin = async (app, { store }) => {
     namespace: namespace(q.namespace),
     at: timestamp(q.at, 'at'),
   });
+  /** A page of a room's memories in join order. */
+  const page = (q: { limit?: number; offset?: number }) => ({
+    limit: q.limit ?? ROOM_MEMORIES_LIMIT,
+    offset: q.offset ?? 0,
+  });
 
   app.post(
     '/room/recall',
@@ -128,12 +133,7 @@ export const roomRoutes: RoutePlugin = async (app, { store }) => {
       const query = body.query?.trim() ?? '';
       const filter = memberFilter(body);
       const minScore = body.min_score ?? 0;
-      if (!query) {
-        return chronologicalMembers(store, room.id, filter, {
-          limit: body.limit ?? ROOM_MEMORIES_LIMIT,
-          offset: body.offset ?? 0,
-        });
-      }
+      if (!query) return chronologicalMembers(store, room.id, filter, page(body));
       return semanticMembers(store, room.id, query, filter, {
         limit: limit(body.limit, ROOM_RECALL_LIMIT.default, ROOM_RECALL_LIMIT.max),
         minScore,
@@ -154,15 +154,7 @@ export const roomRoutes: RoutePlugin = async (app, { store }) => {
     async (request) => {
       const q = request.query;
       const room = await requireRoom(store, roomId(q.room_id));
-      return chronologicalMembers(
-        store,
-        room.id,
-        { author: optionalString(q.author, 'author'), namespace: namespace(q.namespace) },
-        {
-          limit: q.limit ?? ROOM_MEMORIES_LIMIT,
-          offset: q.offset ?? 0,
-        },
-      );
+      return chronologicalMembers(store, room.id, memberFilter(q), page(q));
     },
   );
 
