@@ -78,7 +78,5 @@ export async function promoteMemory(store: MemoryStore, id: string, cause: Cause
 /** Rows changed by SQL: their status, tags and so on must reach the vector catalog's filters. */
 export async function refresh(store: MemoryStore, ids: string[]): Promise<void> {
   const CHUNK = 5000;
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    await store.refreshCatalog(ids.slice(i, i + CHUNK));
-  }
+  for (let i = 0; i < ids.length; i += CHUNK) await store.refreshCatalog(ids.slice(i, i + CHUNK));
 }

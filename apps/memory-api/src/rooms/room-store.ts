@@ -192,9 +192,7 @@ export async function linkMember(
      SELECT * FROM link`,
     [room, memoryId, author, role],
   );
-  if (inserted) {
-    return { link: linkJson(inserted), linked: true };
-  }
+  if (inserted) return { link: linkJson(inserted), linked: true };
   const [existing] = await store.db.sql.query(
     `SELECT room_id, memory_id::text AS memory_id, author, role, joined_at FROM room_members
       WHERE room_id = $1 AND memory_id = $2::uuid`,
@@ -207,11 +205,6 @@ export async function linkMember(
 export async function moveMember(store: MemoryStore, memoryId: string, from: string, to: string): Promise<MemberLink> {
   if (from === to) throw invalid('from_room and to_room are the same room');
   await requireRoom(store, to);
-  const [link] = await store.db.sql.query(`SELECT 1 FROM room_members WHERE room_id = $1 AND memory_id = $2::uuid`, [
-    from,
-    memoryId,
-  ]);
-  if (!link) throw notFound(`memory ${memoryId} has no link in room ${JSON.stringify(from)}`);
   try {
     const [moved] = await store.db.sql.query(
       `WITH moved AS (
@@ -223,6 +216,7 @@ export async function moveMember(store: MemoryStore, memoryId: string, from: str
        SELECT * FROM moved`,
       [from, memoryId, to],
     );
+    // No link to move: the statement changed nothing.
     if (!moved) throw notFound(`memory ${memoryId} has no link in room ${JSON.stringify(from)}`);
     return linkJson(moved);
   } catch (err) {
