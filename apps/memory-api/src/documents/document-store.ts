@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound } from '../domain-error.ts';
-import { encodeEmbedding } from '../memories/embedding-codec.ts';
+import { embeddingHex } from '../memories/embedding-codec.ts';
 import type { MemoryStore } from '../memories/memory-store.ts';
 import { sqlIso } from '../memories/sql-rows.ts';
 import { linkDocumentMentions } from './doc-refs.ts';
@@ -55,12 +55,10 @@ export interface DocumentRef {
 }
 
 export async function findDocument(store: MemoryStore, ref: DocumentRef): Promise<DocumentRow | null> {
-  const [row] = ref.id
-    ? await store.db.sql.query<DocumentRow>(`SELECT ${DOC_SELECT} FROM documents d WHERE d.id = $1::uuid`, [ref.id])
-    : await store.db.sql.query<DocumentRow>(
-        `SELECT ${DOC_SELECT} FROM documents d WHERE d.namespace = $1 AND d.slug = $2`,
-        [ref.namespace, ref.slug],
-      );
+  const [row] = await store.db.sql.query<DocumentRow>(
+    `SELECT ${DOC_SELECT} FROM documents d WHERE ${ref.id ? 'd.id = $1::uuid' : 'd.namespace = $1 AND d.slug = $2'}`,
+    ref.id ? [ref.id] : [ref.namespace, ref.slug],
+  );
   return row ?? null;
 }
 
@@ -134,7 +132,7 @@ export async function createDocument(store: MemoryStore, input: NewDocument): Pr
         JSON.stringify(input.tags),
         parentId,
         input.sortOrder ?? 0,
-        Buffer.from(encodeEmbedding(vector)).toString('hex'),
+        embeddingHex(vector),
         store.embedder.model,
         now.toISOString(),
       ],
@@ -164,23 +162,22 @@ export interface DocumentPatch {
 export async function updateDocument(store: MemoryStore, doc: DocumentRow, patch: DocumentPatch): Promise<DocumentRow> {
   const sets: string[] = ['updated_at = now()'];
   const params: unknown[] = [doc.id];
-  const set = (column: string, value: unknown, cast = '') => {
+  // `$` in `expr` stands for the value's placeholder.
+  const set = (column: string, value: unknown, expr = '$') => {
     params.push(value);
-    sets.push(`${column} = $${params.length}${cast}`);
+    sets.push(`${column} = ${expr.replace('$', `$${params.length}`)}`);
   };
   if (patch.title !== undefined) set('title', patch.title);
   if (patch.content !== undefined) set('content', patch.content);
-  if (patch.tags !== undefined) {
-    params.push(JSON.stringify(patch.tags));
-    sets.push(`tags = ARRAY(SELECT jsonb_array_elements_text($${params.length}::jsonb))`);
-  }
+  if (patch.tags !== undefined)
+    set('tags', JSON.stringify(patch.tags), 'ARRAY(SELECT jsonb_array_elements_text($::jsonb))');
   if (patch.parent !== undefined) {
     let parentId: string | null = null;
     if (patch.parent !== null) {
       parentId = await resolveParent(store, patch.parent, doc.namespace);
       await refuseCycle(store, doc.id, parentId);
     }
-    set('parent_id', parentId, '::uuid');
+    set('parent_id', parentId, '$::uuid');
   }
   if (patch.sortOrder !== undefined) set('sort_order', patch.sortOrder);
   const index = await documentIndex(store);
@@ -189,8 +186,7 @@ export async function updateDocument(store: MemoryStore, doc: DocumentRow, patch
   const reembed = title !== doc.title || content !== doc.content;
   const vector = reembed ? await store.embedOne(embeddingText(title, content)) : null;
   if (vector) {
-    set('embedding', Buffer.from(encodeEmbedding(vector)).toString('hex'));
-    sets[sets.length - 1] = `embedding = decode($${params.length}, 'hex')`;
+    set('embedding', embeddingHex(vector), "decode($, 'hex')");
     set('embedding_model', store.embedder.model);
   }
   await store.db.sql.query(`UPDATE documents SET ${sets.join(', ')} WHERE id = $1::uuid`, params);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encodeEmbedding } from './embedding-codec.ts';
+import { embeddingHex } from './embedding-codec.ts';
 import type { ImportRecord } from './import-records.ts';
 import type { MemoryStore } from './memory-store.ts';
 import { toMemoryJson } from './record.ts';
@@ -154,9 +154,7 @@ export async function importMemories(store: MemoryStore, records: ImportRecord[]
 
 async function writeBatch(store: MemoryStore, batch: (ImportRecord & { id: string })[], vectors: Float32Array[]) {
   const lines = batch.map((r, i) => {
-    const line: Record<string, unknown> = {
-      embedding: Buffer.from(encodeEmbedding(vectors[i] as Float32Array)).toString('hex'),
-    };
+    const line: Record<string, unknown> = { embedding: embeddingHex(vectors[i] as Float32Array) };
     for (const [column, , of] of FIELDS) line[column] = of(r);
     return line;
   });
