@@ -55,7 +55,7 @@ export async function memoryEdges(
       ORDER BY b.created_at, b.referrer_id, b.edge_type`,
     [id],
   );
-  const toJson = (r: EdgeRow): MemoryEdgeJson => ({ ...toEdgeJson(r), other_status: r.other_status });
+  const toJson = (r: EdgeRow): MemoryEdgeJson => Object.assign(toEdgeJson(r), { other_status: r.other_status });
   return {
     outgoing: rows.filter((r) => r.direction === 'out').map(toJson),
     incoming: rows.filter((r) => r.direction === 'in').map(toJson),

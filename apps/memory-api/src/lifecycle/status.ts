@@ -72,11 +72,10 @@ export async function deprecatedListing(
       const row = fromSqlRow(r);
       const since = new Date(r.since as string | Date).getTime();
       const expires = row.pinned ? null : since + q.ttlDays * DAY_MS;
-      return {
-        ...toMemoryJson(row),
+      return Object.assign(toMemoryJson(row), {
         expires_at: expires === null ? null : new Date(expires).toISOString(),
         days_left: expires === null ? null : Math.max(0, Math.ceil((expires - now) / DAY_MS)),
-      };
+      });
     }),
   };
 }

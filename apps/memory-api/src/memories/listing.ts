@@ -45,7 +45,7 @@ export async function keywordSearch(store: MemoryStore, query: string, filter: M
   const rows = await store.getMany(hits.map((h) => h.id));
   const results = hits.flatMap((h) => {
     const row = rows.get(h.id);
-    return row ? [{ ...toMemoryJson(row), score: Math.round(Number(h.rank) * 1e6) / 1e6 }] : [];
+    return row ? [Object.assign(toMemoryJson(row), { score: Math.round(Number(h.rank) * 1e6) / 1e6 })] : [];
   });
   await store.countAccess(results.map((r) => r.id));
   return results;

@@ -1,6 +1,6 @@
 import type { MemoryStore } from '../memories/memory-store.ts';
 import type { MemoryRow } from '../memories/record.ts';
-import { fromSqlRow, MEMORY_SELECT } from '../memories/sql-rows.ts';
+import { fromSqlRow, MEMORY_SELECT, sqlJson } from '../memories/sql-rows.ts';
 import { memorySpan, memoryTime, type Span, timeMatch } from './time.ts';
 
 /** What reranking knows of a candidate: its time, speaker, session and neighbours in its namespace. */
@@ -33,9 +33,11 @@ const MAYBE_TURN = `(c.metadata ?| array['session', 'session_id', 'conversation_
 // Read for those of the memories whose neighbours are wanted ($2), when they can be a turn.
 const WANTS_NEIGHBOURS = `c.id = ANY($2::uuid[]) AND ${MAYBE_TURN}`;
 
-// The whole row: the candidates that make the answer are taken from here, not read again.
-// $1 the memories to read, $2 those of them whose neighbours are wanted.
-const SITUATION_SQL = `SELECT ${MEMORY_SELECT},
+// The whole row, as one JSON value: the candidates that make the answer are taken from here, not
+// read again. Decoding a row's 23 columns one by one cost the embedded driver about 0.06 ms a row
+// (2.4 ms for 40 rows, against 1.3 ms as JSON). $1 the memories to read, $2 those of them whose
+// neighbours are wanted.
+const SITUATION_SQL = `SELECT (SELECT row_to_json(r) FROM (SELECT ${MEMORY_SELECT}) r) AS row,
   CASE WHEN ${WANTS_NEIGHBOURS} THEN ARRAY(SELECT p.id::text FROM memories p WHERE p.namespace = c.namespace
       AND p.created_at < c.created_at AND p.status = 'active' ORDER BY p.namespace DESC, p.created_at DESC
       LIMIT ${NEIGHBOUR_REACH}) END AS before,
@@ -68,10 +70,10 @@ export async function situations(
   const rows = await store.db.sql.prepare(
     'memory_recall_situations',
     SITUATION_SQL,
-  )<Record<string, unknown> & { before: string[] | null; after: string[] | null }>([ids, neighboursOf]);
+  )<{ row: Record<string, unknown>; before: string[] | null; after: string[] | null }>([ids, neighboursOf]);
   const out = new Map<string, Situation>();
   for (const r of rows) {
-    const row = fromSqlRow(r);
+    const row = fromSqlRow(sqlJson(r.row) as Record<string, unknown>);
     const meta = (row.metadata && typeof row.metadata === 'object' ? row.metadata : {}) as Record<string, unknown>;
     const time = memoryTime(meta, row.validFrom, row.createdAt);
     const head = row.content.slice(0, 200);

@@ -124,25 +124,27 @@ export async function recall(store: MemoryStore, input: RecallInput): Promise<Re
   scored.sort((a, b) => b.score - a.score);
   return spreadOverSessions(scored, input.limit)
     .slice(0, input.limit)
-    .map(({ r, row, boosts, score }) => ({
-      ...toMemoryJson(row),
-      score: round(score),
-      ...(input.explain
-        ? {
-            explain: {
-              strategy: input.strategy,
-              arms: roundAll(r.fused.arms),
-              fused: round(r.fused.fused),
-              context: round(r.context),
-              soft: r.soft === undefined ? null : round(r.soft),
-              speaker: r.speaker,
-              time: r.time === null ? null : round(r.time),
-              boosts: roundAll(boosts),
-              score: round(score),
-            },
-          }
-        : {}),
-    }));
+    .map(({ r, row, boosts, score }) =>
+      Object.assign(
+        toMemoryJson(row),
+        { score: round(score) },
+        input.explain
+          ? {
+              explain: {
+                strategy: input.strategy,
+                arms: roundAll(r.fused.arms),
+                fused: round(r.fused.fused),
+                context: round(r.context),
+                soft: r.soft === undefined ? null : round(r.soft),
+                speaker: r.speaker,
+                time: r.time === null ? null : round(r.time),
+                boosts: roundAll(boosts),
+                score: round(score),
+              },
+            }
+          : {},
+      ),
+    );
 }
 
 /** A candidate that passed: its row, boosts and client score (answered only if among the first). */

@@ -34,13 +34,12 @@ function membersFrom(roomId: string, filter: MemberFilter, params: unknown[]): s
 const LINK_COLUMNS = 'rm.room_id, rm.author, rm.role, rm.joined_at AS room_joined_at';
 
 function memberJson(r: Record<string, unknown>) {
-  return {
-    ...toMemoryJson(fromSqlRow(r)),
+  return Object.assign(toMemoryJson(fromSqlRow(r)), {
     room_id: r.room_id as string,
     author: (r.author as string | null) ?? null,
     role: r.role as string,
     joined_at: sqlIso(r.room_joined_at),
-  };
+  });
 }
 
 export type RoomMemberJson = ReturnType<typeof memberJson>;
@@ -109,6 +108,6 @@ export async function semanticMembers(
   const byId = new Map(rows.map((r) => [r.id as string, r]));
   return top.flatMap((t) => {
     const row = byId.get(t.id);
-    return row ? [{ ...memberJson(row), score: Math.round(t.score * 1e6) / 1e6 }] : [];
+    return row ? [Object.assign(memberJson(row), { score: Math.round(t.score * 1e6) / 1e6 })] : [];
   });
 }

@@ -43,16 +43,10 @@ export async function rememberInRoom(store: MemoryStore, room: RoomRow, body: Ro
   const { link, linked } = await linkMember(store, room.id, result.row.id, author, role);
   return {
     created: result.created,
-    body: {
-      ...toMemoryJson(result.row),
-      room_id: room.id,
-      author: link.author,
-      role: link.role,
-      joined_at: link.joined_at,
-      linked,
-      ...(result.created
-        ? {}
-        : { duplicate: true, similarity: Math.round((result.duplicateSimilarity ?? 1) * 1e4) / 1e4 }),
-    },
+    body: Object.assign(
+      toMemoryJson(result.row),
+      { room_id: room.id, author: link.author, role: link.role, joined_at: link.joined_at, linked },
+      result.created ? {} : { duplicate: true, similarity: Math.round((result.duplicateSimilarity ?? 1) * 1e4) / 1e4 },
+    ),
   };
 }

@@ -119,7 +119,7 @@ export const documentRoutes: RoutePlugin<MemoryContext> = async (app, { store, c
         filter: { namespace: namespace(body.namespace), tags: tagList(body.tags) },
         vectorFloor: config.VECTOR_MIN_SIMILARITY,
       });
-      return hits.map((h) => ({ ...toDocumentJson(h.row), score: h.score }));
+      return hits.map((h) => Object.assign(toDocumentJson(h.row), { score: h.score }));
     },
   );
 
