@@ -34,6 +34,36 @@ describe('the embedded database thread when it stops answering', () => {
     expect(performance.now() - closing).toBeLessThan(2_000);
   });
 
+  it('does not count the time its own thread was busy as the database not answering', async () => {
+    const db = await openDatabase({
+      dataDir: 'memory://',
+      stallMs: 500,
+      migrate: 'apply',
+      migrationsDir: await migrationsFixture({}),
+      createClient: () => ({ $disconnect: async () => {} }),
+    });
+    try {
+      const answer = db.sql.query<{ one: number }>('SELECT 1 AS one FROM pg_sleep(0.2)');
+      await new Promise((r) => setTimeout(r, 50));
+      // The answer comes in 0.2 s, but this thread reads it only after a long synchronous task
+      // (in the event loop's check phase): the next turn runs the watchdog's timer, due meanwhile,
+      // before it reads the answer, and finds the call owed for three times the bound.
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          const until = performance.now() + 1_500;
+          while (performance.now() < until) {}
+          resolve();
+        }),
+      );
+      expect(await answer).toEqual([{ one: 1 }]);
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(await db.sql.query('SELECT 2 AS two')).toEqual([{ two: 2 }]);
+      expect(() => db.alive()).not.toThrow();
+    } finally {
+      await db.close();
+    }
+  });
+
   it('answers a full disk with 507 naming the data directory', () => {
     const full = Object.assign(new Error('could not extend file "base/5/16467_fsm": No space left on device'), {
       code: '53100',
