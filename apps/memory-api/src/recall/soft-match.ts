@@ -82,27 +82,33 @@ export async function softMatch(
   if (total === 0) return out;
   const docs = new Map(ids.map((id, i) => [id, texts[i] ?? []]));
   const { stem, bar } = SOFT_MATCH;
-  // Word vectors only where the embedder has them (not asked for otherwise).
+  // Word vectors only where the embedder has them (not asked for otherwise); looked up once per
+  // word, not once per pair compared.
   const vectors = hasWordVectors(store)
     ? await vectorsOf(store, [...new Set([...asked, ...[...docs.values()].flat()].map((w) => w.surface))])
     : null;
-  /** How close two different words of different stems are: their vectors' cosine above the bar. */
-  const near = (a: string, b: string) =>
-    vectors ? (dot(vectors.get(a) as Float32Array, vectors.get(b) as Float32Array) - bar) / (1 - bar) : 0;
+  const vectorOf = (w: Word) => vectors?.get(w.surface);
+  const askedVectors = asked.map(vectorOf);
   for (const [id, words] of docs) {
+    const wordVectors = words.map(vectorOf);
     let sum = 0;
-    asked.forEach((q, i) => {
+    for (let i = 0; i < asked.length; i++) {
+      const q = asked[i] as Word;
+      const qv = askedVectors[i];
       let best = 0;
-      for (const w of words) {
+      for (let j = 0; j < words.length; j++) {
+        const w = words[j] as Word;
         if (w.surface === q.surface) {
           best = 1;
           break;
         }
-        const s = w.lexeme === q.lexeme ? stem : near(q.surface, w.surface);
+        // The same stem, else how close two different words are: their vectors' cosine above the bar.
+        const wv = wordVectors[j];
+        const s = w.lexeme === q.lexeme ? stem : qv && wv ? (dot(qv, wv) - bar) / (1 - bar) : 0;
         if (s > best) best = s;
       }
       sum += (weights[i] as number) * best;
-    });
+    }
     out.set(id, sum / total);
   }
   return out;
