@@ -3,16 +3,20 @@ import { embeddedFailure } from '../src/embedded-failure.ts';
 import { openDatabase } from '../src/index.ts';
 import { migrationsFixture } from './engines.ts';
 
+/** An embedded database whose watchdog counts half a second without an answer as a stall. */
+const openStalling = async () =>
+  openDatabase({
+    dataDir: 'memory://',
+    stallMs: 500,
+    migrate: 'apply',
+    migrationsDir: await migrationsFixture({}),
+    createClient: () => ({ $disconnect: async () => {} }),
+  });
+
 /** PGlite runs pg_sleep by spinning its thread: a database that stops answering, on demand. */
 describe('the embedded database thread when it stops answering', () => {
   it('fails waiting and later calls with a 503 naming the data directory, fails liveness, and closes at once', async () => {
-    const db = await openDatabase({
-      dataDir: 'memory://',
-      stallMs: 500,
-      migrate: 'apply',
-      migrationsDir: await migrationsFixture({}),
-      createClient: () => ({ $disconnect: async () => {} }),
-    });
+    const db = await openStalling();
     db.alive();
     const stuck = db.sql.query('SELECT pg_sleep(5)').catch((err) => err);
     const queued = db.sql.query('SELECT 1').catch((err) => err);
@@ -35,13 +39,7 @@ describe('the embedded database thread when it stops answering', () => {
   });
 
   it('does not count the time its own thread was busy as the database not answering', async () => {
-    const db = await openDatabase({
-      dataDir: 'memory://',
-      stallMs: 500,
-      migrate: 'apply',
-      migrationsDir: await migrationsFixture({}),
-      createClient: () => ({ $disconnect: async () => {} }),
-    });
+    const db = await openStalling();
     try {
       const answer = db.sql.query<{ one: number }>('SELECT 1 AS one FROM pg_sleep(0.2)');
       await new Promise((r) => setTimeout(r, 50));
