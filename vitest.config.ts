@@ -10,7 +10,13 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // Prints, at the end, what was skipped for want of a tool or server (tests/support/requirements.ts);
     // prints the exit code, signal and files of a worker process that dies while running tests.
-    globalSetup: ['tests/support/skip-summary.ts', 'tests/support/worker-exits.ts'],
+    globalSetup: [
+      'tests/support/skip-summary.ts',
+      'tests/support/worker-exits.ts',
+      'tests/support/cluster-template.ts',
+    ],
+    // Each worker's in-memory databases start from one cluster made for the run, not from initdb.
+    setupFiles: ['tests/support/cluster-template-seed.ts'],
     // Bounds for a test that hangs, not for speed: on a machine busy with other work, starting an app
     // on an embedded database alone can take half a minute.
     testTimeout: 120_000,

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Autovacuum } from './autovacuum.ts';
 import { BYTEA, nativeByteaClient, parseBytea } from './bytea.ts';
+import { clusterTemplate, keepClusterTemplate } from './cluster-template.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
 import { embeddedFailure } from './embedded-failure.ts';
@@ -96,14 +97,34 @@ async function openPostgres(url: string, poolMax: number): Promise<Engine> {
   return { driver: postgresDriver(pool), adapter: new PrismaPg(pool), shutdown: () => pool.end() };
 }
 
+/** A new in-memory database starts from the process's cluster template, or makes it (cluster-template.ts). */
+async function createPglite(
+  path: string | undefined,
+  thread: boolean,
+  stallMs?: number,
+): Promise<PGlite | PGliteThread> {
+  const files = path === undefined ? clusterTemplate() : undefined;
+  const keep = path === undefined && !files ? keepClusterTemplate : undefined;
+  if (thread) {
+    return PGliteThread.open(path, {
+      ...(stallMs !== undefined && { stallMs }),
+      ...(files && { clusterFiles: files }),
+      ...(keep && { onClusterFiles: keep }),
+    });
+  }
+  const db = await PGlite.create(path, {
+    parsers: { [BYTEA]: parseBytea },
+    ...(files && { loadDataDir: new Blob([files]) }),
+  });
+  if (keep) keep(new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()));
+  return db;
+}
+
 async function openPglite(dataDir: string, thread: boolean, stallMs?: number): Promise<Engine> {
   const inMemory = dataDir === 'memory://';
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
-    const path = inMemory ? undefined : dataDir;
-    const db = thread
-      ? await PGliteThread.open(path, stallMs === undefined ? {} : { stallMs })
-      : await PGlite.create(path, { parsers: { [BYTEA]: parseBytea } });
+    const db = await createPglite(inMemory ? undefined : dataDir, thread, stallMs);
     return {
       ...(db instanceof PGliteThread && { failure: () => db.failure }),
       driver: pgliteDriver(db),

@@ -107,9 +107,21 @@ export class PGliteThread {
     return this.stopped;
   }
 
-  /** Starts the thread and opens the database in `dataDir` (in memory when undefined). */
-  static open(dataDir: string | undefined, { stallMs = DEFAULT_STALL_MS } = {}): Promise<PGliteThread> {
-    const worker = new Worker(WORKER_ENTRY, { workerData: { dataDir } satisfies WorkerInput });
+  /**
+   * Starts the thread and opens the database in `dataDir` (in memory when undefined), from
+   * `clusterFiles` when given; with `copyClusterFiles`, `onClusterFiles` gets a copy of the new
+   * cluster's files (see cluster-template.ts).
+   */
+  static open(
+    dataDir: string | undefined,
+    {
+      stallMs = DEFAULT_STALL_MS,
+      clusterFiles,
+      onClusterFiles,
+    }: { stallMs?: number; clusterFiles?: Uint8Array; onClusterFiles?: (files: Uint8Array) => void } = {},
+  ): Promise<PGliteThread> {
+    const workerData: WorkerInput = { dataDir, clusterFiles, copyClusterFiles: onClusterFiles !== undefined };
+    const worker = new Worker(WORKER_ENTRY, { workerData });
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
       const exited = (code: number) => reject(new Error(`the embedded database thread stopped (exit code ${code})`));
@@ -119,6 +131,7 @@ export class PGliteThread {
         worker.off('error', failed);
         worker.off('exit', exited);
         if (reply.ok) {
+          if (reply.clusterFiles) onClusterFiles?.(reply.clusterFiles);
           resolve(new PGliteThread(worker, defaultParsers(reply.arrays), dataDir ?? 'memory', stallMs));
         } else {
           void worker.terminate();

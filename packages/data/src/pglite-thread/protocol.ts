@@ -26,9 +26,15 @@ export type Reply =
   | { id: number; ok: false; error: ErrorData };
 
 /** The first message: the database is open (or could not be opened). */
-export type Ready = { id: 0; ok: true; arrays: [number, number][] } | { id: 0; ok: false; error: ErrorData };
+export type Ready =
+  | { id: 0; ok: true; arrays: [number, number][]; clusterFiles?: Uint8Array }
+  | { id: 0; ok: false; error: ErrorData };
 
 export interface WorkerInput {
   /** PGlite's data directory; undefined for an in-memory database. */
   dataDir: string | undefined;
+  /** The files of a new cluster to start from (a `dumpDataDir` tarball) instead of running initdb. */
+  clusterFiles?: Uint8Array | undefined;
+  /** Answer with a copy of the new cluster's files, taken before anything else runs. */
+  copyClusterFiles?: boolean;
 }
