@@ -2,6 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { keepClusterTemplate } from '@trove/data/cluster-template';
 import { inject } from 'vitest';
-import './cluster-template.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's new cluster, written by the global setup (cluster-template.ts). */
+    troveClusterTemplate: string;
+  }
+}
 
 keepClusterTemplate(readFileSync(inject('troveClusterTemplate')));

@@ -9,19 +9,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { copyCluster } from '@trove/data/cluster-template';
 import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    troveClusterTemplate: string;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'trove-cluster-'));
   const file = join(dir, 'cluster.tar');
   const db = await PGlite.create();
-  writeFileSync(file, new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()));
+  writeFileSync(file, await copyCluster(db));
   await db.close();
   project.provide('troveClusterTemplate', file);
   return () => rmSync(dir, { recursive: true, force: true });

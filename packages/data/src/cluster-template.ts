@@ -5,6 +5,8 @@
  * (40 MB, held once one exists) and later ones start from it. Directories on disk are created by
  * initdb as before: they are made once and kept.
  */
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+
 let template: Uint8Array | undefined;
 
 /** The kept cluster files, if any. */
@@ -18,4 +20,14 @@ export function clusterTemplate(): Uint8Array | undefined {
  */
 export function keepClusterTemplate(files: Uint8Array): void {
   template ??= files;
+}
+
+/** A copy of the cluster's files, as `keepClusterTemplate` and `startFrom` take them. */
+export async function copyCluster(db: PGlite): Promise<Uint8Array> {
+  return new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
+}
+
+/** PGlite's options to start from `files` (a `copyCluster` copy) instead of running initdb. */
+export function startFrom(files: Uint8Array | undefined): Pick<PGliteOptions, 'loadDataDir'> {
+  return files ? { loadDataDir: new Blob([files]) } : {};
 }

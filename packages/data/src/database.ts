@@ -6,7 +6,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Autovacuum } from './autovacuum.ts';
 import { BYTEA, nativeByteaClient, parseBytea } from './bytea.ts';
-import { clusterTemplate, keepClusterTemplate } from './cluster-template.ts';
+import { clusterTemplate, copyCluster, keepClusterTemplate, startFrom } from './cluster-template.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { pgliteDriver, postgresDriver, type SqlDriver } from './driver.ts';
 import { embeddedFailure } from './embedded-failure.ts';
@@ -112,11 +112,8 @@ async function createPglite(
       ...(keep && { onClusterFiles: keep }),
     });
   }
-  const db = await PGlite.create(path, {
-    parsers: { [BYTEA]: parseBytea },
-    ...(files && { loadDataDir: new Blob([files]) }),
-  });
-  if (keep) keep(new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()));
+  const db = await PGlite.create(path, { parsers: { [BYTEA]: parseBytea }, ...startFrom(files) });
+  if (keep) keep(await copyCluster(db));
   return db;
 }
 

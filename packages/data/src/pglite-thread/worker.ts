@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { messages, PGlite, type Transaction } from '@electric-sql/pglite';
+import { copyCluster, startFrom } from '../cluster-template.ts';
 import type { ErrorData, RawResult, Ready, Reply, Request, WorkerInput } from './protocol.ts';
 
 const port = parentPort as NonNullable<typeof parentPort>;
@@ -126,13 +127,13 @@ async function handle(db: PGlite, request: Request): Promise<Reply | undefined> 
 function openDatabase(input: WorkerInput): Promise<PGlite> {
   const files = input.clusterFiles;
   input.clusterFiles = undefined;
-  return PGlite.create(input.dataDir, files ? { loadDataDir: new Blob([files]) } : {});
+  return PGlite.create(input.dataDir, startFrom(files));
 }
 
 const input = workerData as WorkerInput;
 try {
   const db = await openDatabase(input);
-  const copy = input.copyClusterFiles ? new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer()) : undefined;
+  const copy = input.copyClusterFiles ? await copyCluster(db) : undefined;
   const arrays = await arrayTypes(db);
   keepText(db);
   port.on('message', (request: Request) => {
