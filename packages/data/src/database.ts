@@ -13,6 +13,7 @@ import { embeddedFailure } from './embedded-failure.ts';
 import { listenPostgres } from './listen.ts';
 import { applyMigrations, MigrationError, migrationStatus, readMigrations } from './migrations.ts';
 import { PGliteThread } from './pglite-thread/pglite-thread.ts';
+import { pgliteWasm } from './pglite-wasm.ts';
 import { describePostgresFailure, postgresAddress, postgresFailure } from './postgres-address.ts';
 
 export type DriverAdapterFactory = PrismaPg | PrismaPGlite;
@@ -112,7 +113,11 @@ async function createPglite(
       ...(keep && { onClusterFiles: keep }),
     });
   }
-  const db = await PGlite.create(path, { parsers: { [BYTEA]: parseBytea }, ...startFrom(files) });
+  const db = await PGlite.create(path, {
+    parsers: { [BYTEA]: parseBytea },
+    ...startFrom(files),
+    ...(await pgliteWasm()),
+  });
   if (keep) keep(await copyCluster(db));
   return db;
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type Results, types } from '@electric-sql/pglite';
 import { BYTEA, parseBytea } from '../bytea.ts';
+import { pgliteWasm } from '../pglite-wasm.ts';
 import type { ErrorData, RawResult, Ready, Reply, Request, WorkerInput } from './protocol.ts';
 
 const WORKER_ENTRY = new URL('./worker-entry.mjs', import.meta.url);
@@ -112,7 +113,7 @@ export class PGliteThread {
    * `clusterFiles` when given; with `copyClusterFiles`, `onClusterFiles` gets a copy of the new
    * cluster's files (see cluster-template.ts).
    */
-  static open(
+  static async open(
     dataDir: string | undefined,
     {
       stallMs = DEFAULT_STALL_MS,
@@ -120,7 +121,8 @@ export class PGliteThread {
       onClusterFiles,
     }: { stallMs?: number; clusterFiles?: Uint8Array; onClusterFiles?: (files: Uint8Array) => void } = {},
   ): Promise<PGliteThread> {
-    const workerData: WorkerInput = { dataDir, clusterFiles, copyClusterFiles: onClusterFiles !== undefined };
+    const wasm = await pgliteWasm();
+    const workerData: WorkerInput = { dataDir, clusterFiles, copyClusterFiles: onClusterFiles !== undefined, wasm };
     const worker = new Worker(WORKER_ENTRY, { workerData });
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);

@@ -1,4 +1,5 @@
 /** Messages between `PGliteThread` (the app's thread) and the worker thread that owns PGlite. */
+import type { PGliteOptions } from '@electric-sql/pglite';
 
 export type Request =
   | { id: number; op: 'query'; tx?: number; text: string; params?: unknown[] }
@@ -37,4 +38,6 @@ export interface WorkerInput {
   clusterFiles?: Uint8Array | undefined;
   /** Answer with a copy of the new cluster's files, taken before anything else runs. */
   copyClusterFiles?: boolean;
+  /** PGlite's WebAssembly, compiled once by the opening thread (pglite-wasm.ts). */
+  wasm: Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule'>;
 }

@@ -127,7 +127,7 @@ async function handle(db: PGlite, request: Request): Promise<Reply | undefined> 
 function openDatabase(input: WorkerInput): Promise<PGlite> {
   const files = input.clusterFiles;
   input.clusterFiles = undefined;
-  return PGlite.create(input.dataDir, startFrom(files));
+  return PGlite.create(input.dataDir, { ...startFrom(files), ...input.wasm });
 }
 
 const input = workerData as WorkerInput;
