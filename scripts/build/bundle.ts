@@ -132,14 +132,19 @@ function importedPackages(...metafiles: Metafile[]): string[] {
   return [...names].sort();
 }
 
-export async function bundleApp(app: string, outRoot: string): Promise<void> {
+/**
+ * `forTests`: bundles that the test suite starts as processes instead of the TypeScript sources
+ * (tests/support/bundles.ts). Nothing is left out (tests start every setting) and no package is
+ * copied: OUT lies inside this repository, so the left-out packages resolve from its node_modules.
+ */
+export async function bundleApp(app: string, outRoot: string, { forTests = false } = {}): Promise<void> {
   const entries = APPS[app];
   if (!entries) throw new Error(`unknown app "${app}" (known: ${Object.keys(APPS).join(', ')})`);
   const appDir = join(ROOT, 'apps', app);
   const out = join(outRoot, app);
   rmSync(out, { recursive: true, force: true });
   const external = externalPackages(appDir);
-  const leaveOut = LEAVE_OUT[app] ?? {};
+  const leaveOut = forTests ? {} : (LEAVE_OUT[app] ?? {});
   const inputs: Metafile['inputs'] = {};
   const metas: Metafile[] = [];
   const main = await bundle(
@@ -166,6 +171,7 @@ export async function bundleApp(app: string, outRoot: string): Promise<void> {
       filter: (source) => !/\.(ts|mts|tsbuildinfo)$/.test(source) || source.endsWith('.d.ts'),
     });
   }
+  if (forTests) return;
   const copied = copyPackages(appDir, imported, join(out, 'node_modules'));
   for (const name of Object.keys(leaveOut)) console.log(`${app}: left out ${name} (a stand-in that says why)`);
   console.log(

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
@@ -27,9 +28,26 @@ export interface Spawned {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs a TypeScript entry point of the repository as its own process, as production would. */
+/** Where the test run's bundles of the apps lie (set by the global setup, bundles.ts). */
+export const BUNDLES_ENV = 'TROVE_TEST_BUNDLES';
+
+/**
+ * Node's arguments that run `entry`: an app's entry point from the run's bundle where there is one
+ * (bundles.ts), as production runs it; anything else from its TypeScript source through tsx.
+ */
+export function entryCommand(entry: string): string[] {
+  const app = /^apps\/([a-z-]+)\/src\/([a-z-]+)\.ts$/.exec(entry);
+  const bundles = process.env[BUNDLES_ENV];
+  if (app && bundles) {
+    const bundled = join(bundles, app[1] as string, 'apps', app[1] as string, 'dist', `${app[2]}.mjs`);
+    if (existsSync(bundled)) return [bundled];
+  }
+  return ['--import', 'tsx', join(ROOT, entry)];
+}
+
+/** Runs an entry point of the repository as its own process, as production would (see `entryCommand`). */
 export function spawnTs(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry), ...args], {
+  const child = spawn(process.execPath, [...entryCommand(entry), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { entryCommand } from '../../../tests/support/processes.ts';
 
-const serverPath = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -25,7 +25,7 @@ async function freePort(): Promise<number> {
 
 /** The real process shell, as `npm start` runs it, on a data directory that survives it. */
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverPath], {
+  const child = spawn(process.execPath, entryCommand('apps/memory-api/src/server.ts'), {
     cwd: repoRoot,
     env: {
       ...process.env,
