@@ -23,7 +23,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The real process shell, as `npm start` runs it, on a data directory that survives it. */
+/**
+ * The real process shell, as production runs it (the run's bundle: entryCommand), on a data
+ * directory that survives it.
+ */
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, entryCommand('apps/memory-api/src/server.ts'), {
     cwd: repoRoot,

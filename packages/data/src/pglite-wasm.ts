@@ -23,13 +23,15 @@ async function compile(file: string): Promise<WebAssembly.Module> {
 
 /** PGlite's options that hand it this process's compiled modules. */
 export function pgliteWasm(): Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule'>> {
-  compiled ??= Promise.all([compile('./pglite.wasm'), compile('./initdb.wasm')]).then(([pglite, initdb]) => ({
-    pgliteWasmModule: pglite,
-    initdbWasmModule: initdb,
-  }));
-  // A failed compile is tried again by the next caller, not remembered.
-  compiled.catch(() => {
-    compiled = undefined;
-  });
+  if (!compiled) {
+    compiled = Promise.all([compile('./pglite.wasm'), compile('./initdb.wasm')]).then(([pglite, initdb]) => ({
+      pgliteWasmModule: pglite,
+      initdbWasmModule: initdb,
+    }));
+    // A failed compile is tried again by the next caller, not remembered.
+    compiled.catch(() => {
+      compiled = undefined;
+    });
+  }
   return compiled;
 }
