@@ -22,7 +22,11 @@ const SCREENS: [string, number, number][] = [
   ['logs', 620, 150],
   ['docs', 640, 340],
   ['dashboard', 560, 230],
+  ['review', 560, 190],
+  ['console', 520, 175],
 ];
+/** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
+const DIAGRAMS = ['release', 'accounts'];
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', middot: '·', quot: '"' };
 
@@ -59,20 +63,18 @@ export function realVocabulary(file: string): Set<string> | undefined {
 }
 
 export async function textScreens(): Promise<TextImage[]> {
+  const pages = SCREENS.map(([name]) => ({ name, source: join(SOURCES, `${name}.html`), by: 'chromium' }));
+  const diagrams = DIAGRAMS.map((name) => ({ name, source: join(SOURCES, `${name}.dot`), by: 'graphviz' }));
   return Promise.all(
-    SCREENS.map(async ([name]) => {
-      const image = await loadPng(join(OUT, `${name}.png`));
-      const html = join(SOURCES, `${name}.html`);
-      const words = new Set(wordsOf(sourceText(html)));
-      return {
-        name: `${name} (chromium)`,
-        kind: 'screenshot' as const,
-        image,
-        clean: image,
-        inks: pageInks(html),
-        words,
-      };
-    }),
+    [...pages, ...diagrams].map(async ({ name, source, by }) => ({
+      name: `${name} (${by})`,
+      kind: by === 'chromium' ? ('screenshot' as const) : ('diagram' as const),
+      image: await loadPng(join(OUT, `${name}.png`)),
+      clean: await loadPng(join(OUT, `${name}.png`)),
+      // Graphviz colours are attributes, not CSS: no ink colours known, so no ΔE for diagrams.
+      inks: by === 'chromium' ? pageInks(source) : [],
+      words: new Set(wordsOf(sourceText(source))),
+    })),
   );
 }
 
@@ -95,6 +97,11 @@ if (process.argv[1] === import.meta.filename) {
       { stdio: 'pipe' },
     );
     if (!existsSync(file)) throw new Error(`chromium wrote no ${file}`);
+    console.log(file);
+  }
+  for (const name of DIAGRAMS) {
+    const file = join(OUT, `${name}.png`);
+    execFileSync('dot', ['-Tpng', '-Gdpi=96', join(SOURCES, `${name}.dot`), '-o', file], { stdio: 'pipe' });
     console.log(file);
   }
 }

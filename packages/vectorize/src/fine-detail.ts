@@ -16,13 +16,18 @@ const MIN_COVERAGE = 0.85;
 /** At least this share of the outline pixels must sit in runs of at most THIN_RUN px (see thinShare). */
 const MIN_THIN_SHARE = 0.35;
 const THIN_RUN = 2;
+/** The distinct-colour index of a pixel that is not opaque. */
+export const CLEAR = -1;
 /** More distinct colours than this is a photo or a gradient: stop counting early. */
 const MAX_DISTINCT = 16384;
 
 export interface SnappedImage {
   /** Index into `palette` per pixel; 0 is the most common colour (the paper). */
   labels: Uint8Array;
-  /** Dominant colours as RGBA keys (r << 24 | g << 16 | b << 8 | a, unsigned), most common first. */
+  /**
+   * Palette colours as RGBA keys (r << 24 | g << 16 | b << 8 | a, unsigned), most common first; last,
+   * the picture's one translucent colour when it has one.
+   */
   palette: number[];
 }
 
@@ -31,11 +36,24 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const { width: w, height: h, data } = image;
   const n = w * h;
   if (n < 64) return null;
-  // Transparency: icons and logos, not screenshots. Checked before anything is allocated.
-  for (let o = 3; o < data.length; o += 4) if (data[o] !== 255) return null;
+  // Translucency: soft edges over transparency are icons and logos, not screenshots. One RGBA value
+  // that is not opaque may be there (graphviz's PNGs have a half-clear column at the right edge, a
+  // diagram may have a clear background): it is kept exactly and counts for nothing below. Checked
+  // before anything is allocated.
+  let clear = 0;
+  let clearKey = -1;
+  for (let o = 3; o < data.length; o += 4) {
+    if (data[o] === 255) continue;
+    const key = ((data[o - 3]! << 24) | (data[o - 2]! << 16) | (data[o - 1]! << 8) | data[o]!) >>> 0;
+    if (clearKey >= 0 && key !== clearKey) return null;
+    clearKey = key;
+    clear++;
+  }
+  const opaque = n - clear;
+  if (opaque < 64) return null;
   // More distinct colours than this and the dominant ones cannot reach MIN_COVERAGE (each other
   // colour takes at least one pixel), so counting stops there: photos give up early.
-  const limit = Math.min(MAX_DISTINCT, MAX_DOMINANT + 1 + Math.floor(n * (1 - MIN_COVERAGE)));
+  const limit = Math.min(MAX_DISTINCT, MAX_DOMINANT + 1 + Math.floor(opaque * (1 - MIN_COVERAGE)));
   // One pass: each pixel gets the index of its distinct colour (runs skip the table), counts per
   // index. The table is open addressing over typed arrays (colour + 1, 0 = empty).
   const size = 1 << Math.ceil(Math.log2(2 * limit + 2));
@@ -48,6 +66,10 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   let lastKey = -1;
   let last = -1;
   for (let i = 0, o = 0; i < n; i++, o += 4) {
+    if (data[o + 3] !== 255) {
+      distinct[i] = CLEAR;
+      continue;
+    }
     const key = (data[o]! << 16) | (data[o + 1]! << 8) | data[o + 2]!;
     if (key !== lastKey) {
       lastKey = key;
@@ -70,14 +92,19 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
     counts[last]! += 1;
   }
   const ranked = keys.map((_, index) => index).sort((a, b) => counts[b]! - counts[a]!);
-  const dominant = dominantColors(keys, counts, ranked, n);
-  if (!dominant || dominant.covered < n * MIN_COVERAGE) return null;
+  const dominant = dominantColors(keys, counts, ranked, opaque);
+  if (!dominant || dominant.covered < opaque * MIN_COVERAGE) return null;
   const cores = coreCounts(distinct, keys, w, h);
-  const { colors: palette, nearest } = inkPalette(keys, counts, ranked, dominant, cores);
+  const { colors, nearest } = inkPalette(keys, counts, ranked, dominant, cores);
+  const palette = colors.map((c) => ((c << 8) | 255) >>> 0);
+  // Clear pixels get a palette entry of their own (stacked-runs.ts paints it first); the ink palette
+  // leaves room for it (at most 255 colours).
+  const clearLabel = palette.length;
+  if (clear > 0) palette.push(clearKey);
   const labels = new Uint8Array(n);
-  for (let i = 0; i < n; i++) labels[i] = nearest[distinct[i]!]!;
+  for (let i = 0; i < n; i++) labels[i] = distinct[i] === CLEAR ? clearLabel : nearest[distinct[i]!]!;
   if (thinShare(labels, w, h) < MIN_THIN_SHARE) return null;
-  return { labels, palette: palette.map((c) => ((c << 8) | 255) >>> 0) };
+  return { labels, palette };
 }
 
 /**

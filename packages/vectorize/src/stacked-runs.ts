@@ -75,26 +75,31 @@ export function traceStackedRuns(
       for (let i = 0; i < list.count; i++) ownCost[list.piece[i]!] = stackCost[list.piece[i]!] = 0;
     commands[k] = builder.commands;
   }
-  const paper = new PathBuilder(precision);
-  paper.polygon([0, 0, w, 0, w, h, 0, h]);
-  commands[0] = paper.commands;
-  return order.map((colour, k) => {
+  const frame = new PathBuilder(precision);
+  frame.polygon([0, 0, w, 0, w, h, 0, h]);
+  commands[0] = frame.commands;
+  return order.flatMap((colour, k) => {
     const key = palette[colour]!;
-    return {
-      color: { r: key >>> 24, g: (key >>> 16) & 255, b: (key >>> 8) & 255, a: key & 255 },
-      commands: commands[k]!,
-    };
+    const color = { r: key >>> 24, g: (key >>> 16) & 255, b: (key >>> 8) & 255, a: key & 255 };
+    // A fully transparent bottom layer paints nothing: its pixels stay clear.
+    return color.a === 0 ? [] : [{ color, commands: commands[k]! }];
   });
 }
 
-/** Paper first, then by distance in lightness from the paper (ties: the more common first). */
+/**
+ * Paper first, then by distance in lightness from the paper (ties: the more common first). A
+ * translucent entry (at most one: the clear or half-clear pixels some pictures have at an edge or
+ * as background) comes before the paper: it is painted over the whole frame, and every opaque pixel
+ * is painted over it.
+ */
 function paintOrder(palette: readonly number[]): number[] {
   const lightness = (key: number): number =>
     0.299 * (key >>> 24) + 0.587 * ((key >>> 16) & 255) + 0.114 * ((key >>> 8) & 255);
   const paper = lightness(palette[0]!);
-  const rest = palette.map((_, i) => i).slice(1);
+  const translucent = palette.findIndex((key) => (key & 255) !== 255);
+  const rest = palette.map((_, i) => i).filter((i) => i !== 0 && i !== translucent);
   rest.sort((a, b) => Math.abs(lightness(palette[a]!) - paper) - Math.abs(lightness(palette[b]!) - paper) || a - b);
-  return [0, ...rest];
+  return translucent >= 0 ? [translucent, 0, ...rest] : [0, ...rest];
 }
 
 function find(parent: Int32Array, p: number): number {

@@ -22,7 +22,7 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
     expect(compare(image, vectorize(image, { engine: 'spline' }).svg).edges).toBeLessThan(0.95);
   });
 
-  it('snaps anti-aliasing to paper or ink: 1-px grey-edged lines on white stay lines', () => {
+  it('snaps anti-aliasing to paper, half or ink: 1-px grey-edged lines on white stay lines', () => {
     const image = makeImage(40, 30, (x, y) => {
       if (y === 10 || x === 20) return [0, 0, 0, 255];
       if (y === 11 || x === 21) return [170, 170, 170, 255]; // anti-aliased fringe
@@ -34,6 +34,33 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
     expect(result.engineUsed).toBe('pixel-exact');
     const quality = compare({ ...image, data: new Uint8Array(image.data.buffer) }, result.svg);
     expect(quality.edges).toBeGreaterThan(0.95);
+  });
+
+  it('takes a diagram with one translucent colour (graphviz leaves a half-clear edge column) and keeps it as it is', async () => {
+    // dot -Tpng draws this 400 x 250 diagram with its last column white at alpha 187.
+    const image = await loadPng(join(import.meta.dirname, '..', 'fixtures', 'text', 'accounts.png'));
+    const alphas = new Set<number>();
+    for (let o = 3; o < image.data.length; o += 4) alphas.add(image.data[o]!);
+    expect([...alphas].sort((a, b) => a - b)).toEqual([187, 255]);
+    const result = vectorize(image);
+    expect(result.engineUsed).toBe('pixel-exact');
+    const snapped = snapFineDetail(image)!;
+    const rendered = renderSvg(result.svg);
+    let wrong = 0;
+    for (let p = 0; p < image.width * image.height; p++) {
+      const key = snapped.palette[snapped.labels[p]!]!;
+      const alpha = key & 255;
+      // resvg's pixels are premultiplied by alpha (rounding may differ by one).
+      const expected = [key >>> 24, (key >>> 16) & 255, (key >>> 8) & 255].map((c) => (c * alpha) / 255);
+      expected.push(alpha);
+      for (let c = 0; c < 4; c++) if (Math.abs(rendered.data[4 * p + c]! - expected[c]!) > 1) wrong++;
+    }
+    expect(wrong).toBe(0);
+    expect(rendered.data[4 * (image.width - 1) + 3]).toBe(187);
+    // Two different translucent colours: soft edges over transparency, an icon or a logo.
+    const twoClear = new Uint8Array(image.data);
+    twoClear.set([255, 255, 255, 100], 4 * (image.width - 1));
+    expect(snapFineDetail({ ...image, data: twoClear })).toBeNull();
   });
 
   it('renders exactly the snapped image, though layers overlap to shorten outlines', async () => {
