@@ -7,8 +7,9 @@ import type { RgbaImage } from './types.ts';
  * much of the ink is 1–2 px thin (borders, connector lines, text strokes at 8–13 px). Curves
  * cannot be faithful at that scale: the spline engine merges thread-like clusters and specks into
  * their neighbours, so thin lines vanish and glyphs break. For such images `auto` snaps every pixel
- * to the nearest of the dominant colours (anti-aliasing goes to paper or ink) and writes exact pixel
- * runs, which keep every line and letter as drawn at the input's size.
+ * to a palette of its colours (ink-palette.ts: anti-aliasing goes to paper, ink or half-way
+ * between) and writes exact pixel runs, which keep every line and letter as drawn at the input's
+ * size.
  */
 
 /** The dominant colours must cover this share of the pixels (the rest is anti-aliasing). */

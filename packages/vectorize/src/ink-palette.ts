@@ -34,7 +34,7 @@ const MIX = 10;
  * 0.95 with 2. The half shade costs bytes (one more layer per ink): 4-27 % on those pictures.
  */
 const BLEND_LEVELS = 2;
-/** Below this many steps' share a blend stays one of its ends even when the palette is full. */
+/** With the palette full, a blend goes to the end `to` from this share of it, else to `from`. */
 const INK_SHARE = 0.5;
 const MIN_INK_PIXELS = 6;
 const MIN_CORE_SHARE = 0.5;
