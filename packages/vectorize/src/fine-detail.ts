@@ -38,9 +38,9 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const n = w * h;
   if (n < 64) return null;
   // Translucency: soft edges over transparency are icons and logos, not screenshots. One RGBA value
-  // that is not opaque may be there (graphviz's PNGs have a half-clear column at the right edge, a
-  // diagram may have a clear background): it is kept exactly and counts for nothing below. Checked
-  // before anything is allocated.
+  // that is not opaque may be there (graphviz's PNGs have a half-clear column at the right edge; a
+  // hard-edged diagram may have a clear background): it is kept exactly and counts for nothing
+  // below. Checked before anything is allocated.
   let clear = 0;
   let clearKey = -1;
   for (let o = 3; o < data.length; o += 4) {
