@@ -66,15 +66,18 @@ export async function textScreens(): Promise<TextImage[]> {
   const pages = SCREENS.map(([name]) => ({ name, source: join(SOURCES, `${name}.html`), by: 'chromium' }));
   const diagrams = DIAGRAMS.map((name) => ({ name, source: join(SOURCES, `${name}.dot`), by: 'graphviz' }));
   return Promise.all(
-    [...pages, ...diagrams].map(async ({ name, source, by }) => ({
-      name: `${name} (${by})`,
-      kind: by === 'chromium' ? ('screenshot' as const) : ('diagram' as const),
-      image: await loadPng(join(OUT, `${name}.png`)),
-      clean: await loadPng(join(OUT, `${name}.png`)),
-      // Graphviz colours are attributes, not CSS: no ink colours known, so no ΔE for diagrams.
-      inks: by === 'chromium' ? pageInks(source) : [],
-      words: new Set(wordsOf(sourceText(source))),
-    })),
+    [...pages, ...diagrams].map(async ({ name, source, by }) => {
+      const image = await loadPng(join(OUT, `${name}.png`));
+      return {
+        name: `${name} (${by})`,
+        kind: by === 'chromium' ? ('screenshot' as const) : ('diagram' as const),
+        image,
+        clean: image,
+        // Graphviz colours are attributes, not CSS: no ink colours known, so no ΔE for diagrams.
+        inks: by === 'chromium' ? pageInks(source) : [],
+        words: new Set(wordsOf(sourceText(source))),
+      };
+    }),
   );
 }
 

@@ -18,7 +18,7 @@ const MIN_COVERAGE = 0.85;
 const MIN_THIN_SHARE = 0.35;
 const THIN_RUN = 2;
 /** The distinct-colour index of a pixel that is not opaque. */
-export const CLEAR = -1;
+const CLEAR = -1;
 /** More distinct colours than this is a photo or a gradient: stop counting early. */
 const MAX_DISTINCT = 16384;
 
