@@ -3,7 +3,7 @@
  * waited on until /readyz says ready (its tracing threads warmed up), then sent the same upload six
  * times; and again without waiting for readiness, as a client that comes too early would.
  *
- *   npx tsx apps/vectorize-api/bench/first-request.ts
+ *   npx tsx apps/vectorize-api/bench/first-request.ts [fixture paths under packages/vectorize/fixtures/]
  */
 import { readFileSync } from 'node:fs';
 import { createLogger } from '@trove/service-kit';
@@ -12,7 +12,8 @@ import { buildVectorizeApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 
 const FIXTURES = new URL('../../../packages/vectorize/fixtures/', import.meta.url);
-const FILES = ['real/diagram-states.png', 'logo-aa-256.png'];
+const DEFAULT_FILES = ['real/diagram-states.png', 'logo-aa-256.png'];
+const FILES = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_FILES;
 
 async function post(app: FastifyInstance, bytes: Buffer): Promise<number> {
   const form = new FormData();

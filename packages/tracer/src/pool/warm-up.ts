@@ -9,10 +9,10 @@ function image(width: number, height: number, color: (x: number, y: number) => n
 
 /**
  * One picture per path `auto` can take: a gradient (spline), four flat colours (pixel-exact),
- * a diagram with anti-aliased 1 px lines and ink past 32 colours (fine-detail snapping), and an
- * anti-aliased logo (spline, the path most uploads take).
+ * a diagram with anti-aliased 1 px lines and ink past 32 colours (fine-detail snapping), and two
+ * anti-aliased logos, one shaded and one flat (spline, the path most uploads take).
  */
-function samples(): RgbaImage[] {
+export function warmUpSamples(): RgbaImage[] {
   // Shapes with soft edges over a gradient, big enough for clusters of every size the merge
   // hierarchy treats differently, so the spline engine's code is compiled along all its branches.
   const gradient = image(256, 256, (x, y) => {
@@ -50,7 +50,53 @@ function samples(): RgbaImage[] {
     const color = mix([200 - (y >> 2), 30 + (y >> 3), 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
     return [...color.map(Math.round), 255];
   });
-  return [gradient, flat, diagram, logo];
+  return [gradient, flat, diagram, logo, flatLogo()];
+}
+
+/** Inside the triangle a-b-c (either winding). */
+function inTriangle(x: number, y: number, [ax, ay, bx, by, cx, cy]: number[]): boolean {
+  const side = (px: number, py: number, qx: number, qy: number) => (qx - px) * (y - py) - (qy - py) * (x - px);
+  const d1 = side(ax!, ay!, bx!, by!);
+  const d2 = side(bx!, by!, cx!, cy!);
+  const d3 = side(cx!, cy!, ax!, ay!);
+  return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
+}
+
+/**
+ * A logo of flat anti-aliased shapes: a ring, a six-pointed star (sharp corners) and a wavy band
+ * (long smooth curves). The shaded disc above leaves the spline engine's corner and flat-cluster
+ * code cold: without this one the first upload of such a logo after readiness took 2.2-2.4x a warm one.
+ */
+function flatLogo(): RgbaImage {
+  const star = (turn: number) =>
+    [0, 1, 2].flatMap((k) => {
+      const angle = turn + (k * 2 * Math.PI) / 3;
+      return [176 + 44 * Math.cos(angle), 70 + 44 * Math.sin(angle)];
+    });
+  const up = star(-Math.PI / 2);
+  const down = star(Math.PI / 2);
+  const inks = [
+    [255, 255, 255],
+    [226, 110, 35],
+    [130, 90, 210],
+    [40, 80, 130],
+  ];
+  return image(240, 240, (x, y) => {
+    const cover = [0, 0, 0, 0];
+    for (let s = 0; s < 16; s++) {
+      const px = x + ((s & 3) + 0.5) / 4;
+      const py = y + ((s >> 2) + 0.5) / 4;
+      const d = Math.hypot(px - 84, py - 96);
+      const wave = 196 + 10 * Math.sin(px / 30);
+      let ink = 0;
+      if (inTriangle(px, py, up) || inTriangle(px, py, down)) ink = 2;
+      else if (d > 28 && d < 62) ink = 1;
+      else if (py > wave && py < wave + 26 && px > 16 && px < 224) ink = 3;
+      cover[ink]!++;
+    }
+    const color = [0, 1, 2].map((c) => inks.reduce((sum, ink, i) => sum + ink[c]! * cover[i]!, 0) / 16);
+    return [...color.map(Math.round), 255];
+  });
 }
 
 /**
@@ -59,7 +105,7 @@ function samples(): RgbaImage[] {
  * go out `threads` at a time, so each thread gets its share.
  */
 export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rounds = 5): Promise<void> {
-  const jobs = samples().flatMap((picture, index) => Array.from({ length: rounds }, () => ({ picture, index })));
+  const jobs = warmUpSamples().flatMap((picture, index) => Array.from({ length: rounds }, () => ({ picture, index })));
   for (const { picture, index } of jobs) {
     await Promise.all(
       Array.from({ length: threads }, () =>
@@ -68,7 +114,7 @@ export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rou
           {},
           {
             document: index === 1 ? 'pdf' : index === 2 ? 'eps' : undefined,
-            optimize: index === 0 || index === 3 ? { preset: 'default', multipass: false, iterations: 1 } : undefined,
+            optimize: index === 0 || index >= 3 ? { preset: 'default', multipass: false, iterations: 1 } : undefined,
           },
         ),
       ),
