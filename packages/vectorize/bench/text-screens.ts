@@ -24,6 +24,8 @@ const SCREENS: [string, number, number][] = [
   ['dashboard', 560, 230],
   ['review', 560, 190],
   ['console', 520, 175],
+  ['shell', 1180, 200],
+  ['diff', 1240, 210],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts'];

@@ -4,6 +4,7 @@
  * and text-screens.ts (our pages through headless chromium).
  *
  *   npx tsx packages/vectorize/bench/text.ts        (needs tesseract: apt-get install tesseract-ocr)
+ *   BENCH_ONLY=shell,diff npx tsx packages/vectorize/bench/text.ts   (only pictures so named)
  *   npx tsx packages/vectorize/bench/text.ts a.png b.png   (held-out pictures instead: no ink
  *   colours known, so no ΔE; the words of fixtures/real pictures come from their sources)
  *
@@ -41,12 +42,15 @@ function medianColor(rgb: Uint8Array, indexes: number[]): number[] {
   return [0, 1, 2].map((c) => median(indexes.map((i) => rgb[3 * i + c]!)));
 }
 
-/** Worst CIEDE2000 over the inks between the source's and the render's median colour on ink pixels. */
+/**
+ * Worst CIEDE2000 over the inks between the source's and the render's median colour on ink pixels;
+ * NaN when no ink has 10 pixels drawn fully in it (thin strokes of a light face may have none).
+ */
 function worstInkDelta(entry: TextImage, rendered: Pixels): number {
   const source = onWhite(entry.image);
   const render = onWhite(rendered);
   const clean = onWhite(entry.clean);
-  let worst = 0;
+  let worst = Number.NaN;
   for (const ink of entry.inks) {
     const [r, g, b] = hex(ink);
     const indexes: number[] = [];
@@ -54,7 +58,8 @@ function worstInkDelta(entry: TextImage, rendered: Pixels): number {
       if (clean[3 * i] === r && clean[3 * i + 1] === g && clean[3 * i + 2] === b) indexes.push(i);
     }
     if (indexes.length < 10) continue;
-    worst = Math.max(worst, deltaE(medianColor(source, indexes), medianColor(render, indexes)));
+    const delta = deltaE(medianColor(source, indexes), medianColor(render, indexes));
+    worst = Number.isNaN(worst) ? delta : Math.max(worst, delta);
   }
   return worst;
 }
@@ -72,7 +77,7 @@ function timedPair(ours: () => string, theirs: () => string): { ms: number; svg:
   return sides.map((side) => ({ ms: median(side.times), svg: side.svg }));
 }
 
-const f = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : 'inf');
+const f = (v: number, d = 2) => (Number.isNaN(v) ? '–' : Number.isFinite(v) ? v.toFixed(d) : 'inf');
 
 let ok = true;
 const rows: string[][] = [];
@@ -87,7 +92,11 @@ const heldOut: TextImage[] = await Promise.all(
     return { name, kind: 'screenshot', image, clean: image, inks: [], words };
   }),
 );
-const entries = heldOut.length > 0 ? heldOut : [...textImages(), ...(await textScreens())];
+// BENCH_ONLY=a,b: only the pictures whose name holds one of these.
+const only = process.env.BENCH_ONLY?.split(',');
+const entries = (heldOut.length > 0 ? heldOut : [...textImages(), ...(await textScreens())]).filter(
+  (entry) => !only || only.some((part) => entry.name.includes(part)),
+);
 // Warm, as a running service is: every image through our engine a few times before any is timed,
 // so V8 has compiled the code for each path (the first image would otherwise pay for it).
 for (const { image } of entries) for (let i = 0; i < 3; i++) vectorize(image, {});

@@ -114,4 +114,14 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
       expect(vectorize(await loadPng(join(REAL, file))).engineUsed).toBe('spline');
     }
   });
+
+  it("takes a code diff's small text on full-width tinted rows as fine detail, and still leaves a flat logo to spline", async () => {
+    // The rows' long straight borders once outnumbered the text's outline pixels: spline, 2 % of the words read.
+    const diff = await loadPng(join(import.meta.dirname, '..', 'fixtures', 'text', 'diff.png'));
+    const traced = vectorize(diff);
+    expect(traced.engineUsed).toBe('pixel-exact');
+    expect(channelsOffSnapped(diff, renderSvg(traced.svg))).toBe(0);
+    const logo = await loadPng(join(import.meta.dirname, '..', 'fixtures', 'logo-aa-256.png'));
+    expect(vectorize(logo).engineUsed).toBe('spline');
+  });
 });
