@@ -26,6 +26,9 @@ const SCREENS: [string, number, number][] = [
   ['console', 520, 175],
   ['shell', 1180, 200],
   ['diff', 1240, 210],
+  ['chart', 660, 300],
+  ['chat', 560, 250],
+  ['landing', 720, 200],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts'];

@@ -1,4 +1,4 @@
-import { coreCounts, dominantColors, inkPalette, MAX_DOMINANT } from './ink-palette.ts';
+import { coreCounts, dominantColors, inkPalette, MAX_DOMINANT, paperColors } from './ink-palette.ts';
 import { int32Scratch } from './scratch.ts';
 import type { RgbaImage } from './types.ts';
 
@@ -97,7 +97,7 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const ranked = keys.map((_, index) => index).sort((a, b) => counts[b]! - counts[a]!);
   const dominant = dominantColors(keys, counts, ranked, opaque);
   if (!dominant || dominant.covered < opaque * MIN_COVERAGE) return null;
-  const cores = coreCounts(distinct, keys, w, h);
+  const cores = coreCounts(distinct, keys, w, h, paperColors(distinct, keys, counts, dominant, opaque));
   const { colors, nearest } = inkPalette(keys, counts, ranked, dominant, cores);
   const palette = colors.map((c) => ((c << 8) | 255) >>> 0);
   // Clear pixels get a palette entry of their own (stacked-runs.ts paints it first); the ink palette

@@ -50,6 +50,9 @@ const INK_CORE_SHARE = 0.95;
  * out CIEDE2000 11.7 off at 20; at 10, 0-5 % more bytes on the OCR pictures.
  */
 const NEAR_INK_MIN_PIXELS = 10;
+/** A dominant colour covering this share of the pixels may be the paper text sits on (coreCounts). */
+const PAPER_SHARE = 0.1;
+const MAX_PAPERS = 3;
 
 export interface InkPalette {
   /** Palette colours as RGB keys (r << 16 | g << 8 | b), most common first. */
@@ -159,32 +162,77 @@ export function dominantColors(
 }
 
 /**
- * Per distinct colour, how many of its pixels stand out from the paper (the first pixel's colour) at
- * least as far as each of their 4 neighbours do. Text and lines drawn in a colour have such cores
- * (a stroke's middle); anti-aliasing shades sit beside a stronger pixel nearly everywhere.
+ * Per distinct colour, how many of its pixels stand out from the paper at least as far as each of
+ * their 4 neighbours do. Text and lines drawn in a colour have such cores (a stroke's middle);
+ * anti-aliasing shades sit beside a stronger pixel nearly everywhere. A page may have more than one
+ * paper (a dark banner over a white body): counted against each of `papers` (RGB keys), and the
+ * most a colour gets from any is its count. Against the first pixel's colour alone, grey 10-px
+ * text on the white body of a page with a dark banner at the top had no cores, its commoner
+ * fringe shade became the ink, and the text came out CIEDE2000 8.5 too light. The papers' own
+ * counts stay 0.
  */
-export function coreCounts(distinct: Int32Array, keys: readonly number[], w: number, h: number): Int32Array {
-  // The paper: the first pixel's colour (the first that is not clear).
-  let first = 0;
-  while (distinct[first]! < 0) first++;
-  const paper = keys[distinct[first]!]!;
-  // Offset by one: index 0 is a clear pixel (distinct -1), which stands out from nothing.
-  const contrast = new Int32Array(keys.length + 1);
-  for (let d = 0; d < keys.length; d++) contrast[d + 1] = distance2(keys[d]!, paper);
-  const cores = new Int32Array(keys.length);
+export function coreCounts(
+  distinct: Int32Array,
+  keys: readonly number[],
+  w: number,
+  h: number,
+  papers: readonly number[],
+): Int32Array {
+  const k = keys.length;
+  const count = papers.length;
+  // Per paper, offset by one: index 0 is a clear pixel (distinct -1), which stands out from nothing.
+  const contrast = new Int32Array(count * (k + 1));
+  papers.forEach((paper, p) => {
+    for (let d = 0; d < k; d++) contrast[p * (k + 1) + d + 1] = distance2(keys[d]!, paper);
+  });
+  const counted = new Int32Array(count * k);
+  // The papers' own pixels (most of a page) are skipped: their cores are never asked for.
+  const skip = new Uint8Array(k + 1);
+  skip[0] = 1;
+  for (let d = 0; d < k; d++) if (papers.includes(keys[d]!)) skip[d + 1] = 1;
+  // One pass for every paper: the neighbours are read once.
   for (let y = 0, i = 0; y < h; y++) {
     for (let x = 0; x < w; x++, i++) {
       const d = distinct[i]!;
-      if (d < 0) continue;
-      const c = contrast[d + 1]!;
-      if (x > 0 && contrast[distinct[i - 1]! + 1]! > c) continue;
-      if (x + 1 < w && contrast[distinct[i + 1]! + 1]! > c) continue;
-      if (y > 0 && contrast[distinct[i - w]! + 1]! > c) continue;
-      if (y + 1 < h && contrast[distinct[i + w]! + 1]! > c) continue;
-      cores[d]! += 1;
+      if (skip[d + 1]) continue;
+      const left = x > 0 ? distinct[i - 1]! + 1 : 0;
+      const right = x + 1 < w ? distinct[i + 1]! + 1 : 0;
+      const up = y > 0 ? distinct[i - w]! + 1 : 0;
+      const down = y + 1 < h ? distinct[i + w]! + 1 : 0;
+      for (let p = 0, base = 0; p < count; p++, base += k + 1) {
+        const c = contrast[base + d + 1]!;
+        if (contrast[base + left]! > c || contrast[base + right]! > c) continue;
+        if (contrast[base + up]! > c || contrast[base + down]! > c) continue;
+        counted[p * k + d]! += 1;
+      }
     }
   }
+  const cores = new Int32Array(k);
+  for (let p = 0; p < count; p++)
+    for (let d = 0; d < k; d++) if (counted[p * k + d]! > cores[d]!) cores[d] = counted[p * k + d]!;
   return cores;
+}
+
+/**
+ * The colours text may sit on: the first opaque pixel's, and every dominant colour covering at least
+ * PAPER_SHARE of the opaque pixels (at most MAX_PAPERS in all).
+ */
+export function paperColors(
+  distinct: Int32Array,
+  keys: readonly number[],
+  counts: Int32Array,
+  dominant: Dominant,
+  opaque: number,
+): number[] {
+  let first = 0;
+  while (distinct[first]! < 0) first++;
+  const papers = [keys[distinct[first]!]!];
+  for (const key of dominant.colors) {
+    if (papers.length === MAX_PAPERS) break;
+    const index = keys.indexOf(key);
+    if (!papers.includes(key) && index >= 0 && counts[index]! >= opaque * PAPER_SHARE) papers.push(key);
+  }
+  return papers;
 }
 
 /** Adds the ink colours to the dominant ones and maps every distinct colour to the palette. */

@@ -54,7 +54,8 @@ describe('auto keeps text and line colours true', () => {
   it('keeps rare grey text of chromium screenshots true where a commoner fringe shade lies near it', async () => {
     // Dim captions (#59636e), comments (#57606a), log timestamps (#8b949e): a few dozen pixels
     // each, within 10-20 RGB of a fringe shade of the body text; they used to come back as that
-    // shade, CIEDE2000 3.2-4.5 away.
+    // shade, CIEDE2000 3.2-4.5 away. The landing page's grey body text under a dark banner came back
+    // 8.5 away while cores were counted against the banner's colour alone.
     for (const { name, image, inks } of await textScreens()) {
       const result = vectorize(image);
       expect(result.engineUsed, name).toBe('pixel-exact');
