@@ -29,6 +29,9 @@ const SCREENS: [string, number, number][] = [
   ['chart', 660, 300],
   ['chat', 560, 250],
   ['landing', 720, 200],
+  ['night', 640, 130],
+  ['form', 380, 260],
+  ['sheet', 350, 150],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts'];
