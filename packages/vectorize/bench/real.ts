@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { vectorizeRawSync } from '@neplex/vectorizer';
 import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
+import { isSelected, subsetOnly } from './only.ts';
 import { compare, loadPng, type Quality } from './quality.ts';
 import { vtracerConfig } from './settings.ts';
 
@@ -39,7 +40,7 @@ const fmt = (v: number, digits = 2): string => (Number.isFinite(v) ? v.toFixed(d
 const cells = (values: (string | number)[], widths: number[]): string =>
   values.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]!) : String(v).padStart(widths[i]!))).join(' ');
 
-export async function benchReal(rounds: number, only?: string): Promise<boolean> {
+export async function benchReal(rounds: number): Promise<boolean> {
   const manifest: { file: string; kind: string }[] = JSON.parse(readFileSync(join(REAL, 'manifest.json'), 'utf8'));
   const vtConfig = vtracerConfig({ ...DEFAULT_PARAMETERS });
   const rows: RealRow[] = [];
@@ -64,7 +65,7 @@ export async function benchReal(rounds: number, only?: string): Promise<boolean>
       widths,
     ),
   );
-  const entries = manifest.filter((entry) => !only || entry.file.includes(only));
+  const entries = manifest.filter((entry) => isSelected(entry.file));
   const images = await Promise.all(entries.map((entry) => loadPng(join(REAL, entry.file))));
   // Steady state, as in a running service: every image through both sides, unmeasured, before
   // any is timed (about 50 ms per side and image), so V8 has compiled our code for every path the
@@ -181,7 +182,7 @@ export async function benchReal(rounds: number, only?: string): Promise<boolean>
       ),
     );
   }
-  if (only) return true;
+  if (subsetOnly) return true;
   if (process.env.BENCH_WRITE_FIGURES === '1') {
     // Per figure the better of committed and measured: a rewrite never lowers a floor (a trade-off
     // that means to, say, PSNR for bytes, edits the file by hand).

@@ -8,13 +8,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vectorizeRawSync } from '@neplex/vectorizer';
 import { type TraceParameters, type VectorizeOptions, vectorize } from '../src/index.ts';
+import { isSelected } from './only.ts';
 import { compare, loadPng, type Pixels, type Quality } from './quality.ts';
 import { benchReal } from './real.ts';
 import { SETTINGS, vtracerConfig } from './settings.ts';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ONLY = process.env.BENCH_ONLY;
 // BENCH_SET=real or generated runs one set; both by default.
 const SET = process.env.BENCH_SET;
 
@@ -97,7 +97,7 @@ async function benchGenerated(): Promise<void> {
     `${'image'.padEnd(32)} ${'setting'.padEnd(8)} ${pad('ms ours', 9)} ${pad('ms vt', 9)} ${pad('PSNR ours', 9)} ${pad('PSNR vt', 8)} ${pad('SSIM ours', 9)} ${pad('SSIM vt', 8)} ${pad('paths', 6)} ${pad('vt', 6)} ${pad('bytes ours', 10)} ${pad('bytes vt', 9)} ${pad('gaps', 5)} ${pad('vt', 5)}`,
   );
   for (const entry of manifest) {
-    if (ONLY && !entry.file.includes(ONLY)) continue;
+    if (!isSelected(entry.file)) continue;
     const image = await loadPng(join(FIXTURES, entry.file));
     for (const [setting, params] of Object.entries(SETTINGS)) {
       const { ours, theirs } = measure(image, { engine: 'spline', ...params }, params);
@@ -182,5 +182,4 @@ async function benchGenerated(): Promise<void> {
 }
 
 if (SET !== 'real') await benchGenerated();
-if (SET !== 'generated' && !(await benchReal(Number(process.env.BENCH_REAL_ROUNDS ?? ROUNDS), ONLY)))
-  process.exitCode = 1;
+if (SET !== 'generated' && !(await benchReal(Number(process.env.BENCH_REAL_ROUNDS ?? ROUNDS)))) process.exitCode = 1;

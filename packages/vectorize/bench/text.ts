@@ -24,6 +24,7 @@ import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { deltaE } from './color-difference.ts';
 import { ocrWords, wordRecall as recall, steadyWords } from './ocr.ts';
+import { isSelected } from './only.ts';
 import { compare, loadPng, onWhite, type Pixels, renderSvg } from './quality.ts';
 import { median } from './real.ts';
 import { vtracerConfig } from './settings.ts';
@@ -92,10 +93,8 @@ const heldOut: TextImage[] = await Promise.all(
     return { name, kind: 'screenshot', image, clean: image, inks: [], words };
   }),
 );
-// BENCH_ONLY=a,b: only the pictures whose name holds one of these.
-const only = process.env.BENCH_ONLY?.split(',');
-const entries = (heldOut.length > 0 ? heldOut : [...textImages(), ...(await textScreens())]).filter(
-  (entry) => !only || only.some((part) => entry.name.includes(part)),
+const entries = (heldOut.length > 0 ? heldOut : [...textImages(), ...(await textScreens())]).filter((entry) =>
+  isSelected(entry.name),
 );
 // Warm, as a running service is: every image through our engine a few times before any is timed,
 // so V8 has compiled the code for each path (the first image would otherwise pay for it).
