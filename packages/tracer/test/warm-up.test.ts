@@ -4,12 +4,14 @@ import { warmUpSamples } from '../src/pool/warm-up.ts';
 
 describe('warm-up samples', () => {
   it('take each path auto can take, so each is compiled before the first real request', () => {
-    const engines = warmUpSamples().map((picture) => vectorize({ ...picture, data: picture.data.slice() }).engineUsed);
+    const engines = warmUpSamples().map(
+      ({ picture }) => vectorize({ ...picture, data: picture.data.slice() }).engineUsed,
+    );
     expect(engines).toEqual(['spline', 'pixel-exact', 'pixel-exact', 'spline', 'spline']);
   });
 
   it('include a flat logo with sharp corners and long curves that the spline engine fits', () => {
-    const logo = warmUpSamples()[4]!;
+    const logo = warmUpSamples()[4]!.picture;
     const traced = vectorize({ ...logo, data: logo.data.slice() }, { engine: 'spline' });
     // Ring (outer and hole), star and band: each a separate shape, the band and ring curved.
     expect(traced.paths.length).toBeGreaterThanOrEqual(4);

@@ -1,5 +1,5 @@
 import type { RgbaImage } from '@trove/vectorize';
-import type { Tracer } from '../tracer.ts';
+import type { TraceJob, Tracer } from '../tracer.ts';
 
 function image(width: number, height: number, color: (x: number, y: number) => number[]): RgbaImage {
   const data = new Uint8Array(width * height * 4);
@@ -7,12 +7,21 @@ function image(width: number, height: number, color: (x: number, y: number) => n
   return { width, height, data };
 }
 
+export interface WarmUpSample {
+  picture: RgbaImage;
+  /** The writer run after the trace: svgo, or a PDF or EPS document. */
+  output: Pick<TraceJob, 'document' | 'optimize'>;
+}
+
+const OPTIMIZE = { optimize: { preset: 'default', multipass: false, iterations: 1 } } as const;
+
 /**
- * One picture per path `auto` can take: a gradient (spline), four flat colours (pixel-exact),
- * a diagram with anti-aliased 1 px lines and ink past 32 colours (fine-detail snapping), and two
- * anti-aliased logos, one shaded and one flat (spline, the path most uploads take).
+ * One picture per path `auto` can take, each with one of the writers: a gradient (spline, svgo),
+ * four flat colours (pixel-exact, PDF), a diagram with anti-aliased 1 px lines and ink past 32
+ * colours (fine-detail snapping, EPS), and two anti-aliased logos, one shaded and one flat (spline,
+ * the path most uploads take, svgo).
  */
-export function warmUpSamples(): RgbaImage[] {
+export function warmUpSamples(): WarmUpSample[] {
   // Shapes with soft edges over a gradient, big enough for clusters of every size the merge
   // hierarchy treats differently, so the spline engine's code is compiled along all its branches.
   const gradient = image(256, 256, (x, y) => {
@@ -50,7 +59,13 @@ export function warmUpSamples(): RgbaImage[] {
     const color = mix([200 - (y >> 2), 30 + (y >> 3), 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
     return [...color.map(Math.round), 255];
   });
-  return [gradient, flat, diagram, logo, flatLogo()];
+  return [
+    { picture: gradient, output: OPTIMIZE },
+    { picture: flat, output: { document: 'pdf' } },
+    { picture: diagram, output: { document: 'eps' } },
+    { picture: logo, output: OPTIMIZE },
+    { picture: flatLogo(), output: OPTIMIZE },
+  ];
 }
 
 /** Inside the triangle a-b-c (either winding). */
@@ -105,19 +120,10 @@ function flatLogo(): RgbaImage {
  * go out `threads` at a time, so each thread gets its share.
  */
 export async function warmUp(tracer: Pick<Tracer, 'trace'>, threads: number, rounds = 5): Promise<void> {
-  const jobs = warmUpSamples().flatMap((picture, index) => Array.from({ length: rounds }, () => ({ picture, index })));
-  for (const { picture, index } of jobs) {
+  const jobs = warmUpSamples().flatMap((sample) => Array.from({ length: rounds }, () => sample));
+  for (const { picture, output } of jobs) {
     await Promise.all(
-      Array.from({ length: threads }, () =>
-        tracer.trace(
-          { ...picture, data: picture.data.slice() },
-          {},
-          {
-            document: index === 1 ? 'pdf' : index === 2 ? 'eps' : undefined,
-            optimize: index === 0 || index >= 3 ? { preset: 'default', multipass: false, iterations: 1 } : undefined,
-          },
-        ),
-      ),
+      Array.from({ length: threads }, () => tracer.trace({ ...picture, data: picture.data.slice() }, {}, output)),
     );
   }
 }
