@@ -172,11 +172,34 @@ function startLists(
   };
 }
 
+/** Characters of a relative move between nearby loops, as "m23 0" (see LoopList.trace). */
+const MOVE = 5;
+
 /** Digits of an integer as the SVG writer prints it (with its sign). */
 function printedLength(value: number): number {
   let length = value < 0 ? 2 : 1;
   for (let v = Math.abs(value); v >= 10; v = Math.floor(v / 10)) length++;
   return length;
+}
+
+/**
+ * The length of a loop that svg.ts writes as a stroked run (a clockwise rectangle 1 px high or
+ * wide, corners x0 y0 ... x3 y3), else 0.
+ */
+function runLength(c: Int32Array): number {
+  const width = Math.abs(c[4]! - c[0]!);
+  const height = Math.abs(c[5]! - c[1]!);
+  if (width !== 1 && height !== 1) return 0;
+  const twiceArea =
+    c[0]! * c[3]! -
+    c[2]! * c[1]! +
+    c[2]! * c[5]! -
+    c[4]! * c[3]! +
+    c[4]! * c[7]! -
+    c[6]! * c[5]! +
+    c[6]! * c[1]! -
+    c[0]! * c[7]!;
+  return twiceArea > 0 ? Math.max(width, height) : 0;
 }
 
 /** The loops of one layer and region kind, kept until the layer decides which to write. */
@@ -189,8 +212,10 @@ class LoopList {
 
   /**
    * Walks every loop of the region lo <= rank < hi from `starts` (its layer's list), keeping
-   * corners, first pixel and piece of each, and adds each loop's estimated SVG length (a move,
-   * then one letter and number per side but the last, which `z` closes) to its piece's cost.
+   * corners, first pixel and piece of each, and adds each loop's estimated SVG length to its
+   * piece's cost: a move, then a letter and number per side but the last, which `z` closes; a
+   * 1-px run, which svg.ts writes as a stroke, a move and "z" or "h"/"v" and its length less one.
+   * Counting the letters matters: without them a glyph's blob looked cheaper than its specks.
    */
   trace(
     rank: Int32Array,
@@ -212,11 +237,14 @@ class LoopList {
       const y = (p / w) | 0;
       const length = walkLoop(rank, w, h, lo, hi, p - y * w, y, walked, stamp);
       const corners = loopCorners();
-      let estimate = 8;
-      for (let c = 2; c < length - 2; c += 2) {
-        const along = corners[c]! - corners[c - 2]! || corners[c + 1]! - corners[c - 1]!;
-        estimate += printedLength(along);
-      }
+      const run = length === 8 ? runLength(corners) : 0;
+      let estimate = MOVE + 1;
+      if (run > 1) estimate += printedLength(run - 1);
+      else if (run === 0)
+        for (let c = 2; c < length; c += 2) {
+          const along = corners[c]! - corners[c - 2]! || corners[c + 1]! - corners[c - 1]!;
+          estimate += 1 + printedLength(along);
+        }
       const piece = find(parent, p);
       cost[piece]! += estimate;
       this.reserve(used + length);

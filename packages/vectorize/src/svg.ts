@@ -71,7 +71,7 @@ export function svgDocument(
   const out = documentText;
   out.clear();
   out.text(
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? ' shape-rendering="crispEdges"' : ''}>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? ' shape-rendering="crispEdges" stroke-linecap="square"' : ''}>`,
   );
   for (const path of paths) {
     const opacity =
@@ -83,13 +83,10 @@ export function svgDocument(
       writePathData(out, fills, options.precision);
       out.text(`" fill="${hexColor(path.color)}"${opacity}/>`);
     }
-    if (!split) continue;
-    for (const runs of [split.rows, split.columns]) {
-      if (runs.length === 0) continue;
-      out.text('\n<path d="');
-      writePathData(out, runs, Math.max(1, options.precision));
-      out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
-    }
+    if (!split || split.runs.length === 0) continue;
+    out.text('\n<path d="');
+    writePathData(out, split.runs, Math.max(1, options.precision));
+    out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
   }
   out.text('\n</svg>\n');
   return out.toString();
@@ -97,31 +94,31 @@ export function svgDocument(
 
 /**
  * Pixel-aligned output (crispEdges): a sub-path that is a clockwise rectangle one pixel high (a
- * speck, a row of a 1-px line, a glyph's fringe) is written as a horizontal line through the
- * middle of its row, stroked 1 px wide, "m5 0h3" instead of "m5 0h3v1h-3z"; one pixel wide and
- * taller, as a vertical line. A stroke of width 1 along the middle of a row covers exactly that
- * row, so the geometry (and the crisp render) is the same. Holes (anticlockwise) stay in the fill.
- * Most sub-paths of a screenshot's snapped text are such rectangles.
+ * speck, a row of a 1-px line, a glyph's fringe) is written as a line through the middle of its
+ * row, stroked 1 px wide with square caps (the document sets stroke-linecap="square"), from the
+ * first pixel's centre to the last's: "m5 0h2" instead of "m5 0h3v1h-3z". A single pixel is a
+ * zero-length sub-path, "m5 0z", which square caps paint as that pixel's square (SVG's rule for
+ * zero-length sub-paths; chromium and resvg render it so). One pixel wide and taller, a vertical
+ * line. The geometry, and the crisp render, are the same. Holes (anticlockwise) stay in the fill.
+ * Most sub-paths of a screenshot's snapped text are such rectangles, most of them single pixels.
  */
-function splitRuns(
-  commands: readonly PathCommand[],
-): { fills: PathCommand[]; rows: PathCommand[]; columns: PathCommand[] } | undefined {
+function splitRuns(commands: readonly PathCommand[]): { fills: PathCommand[]; runs: PathCommand[] } | undefined {
   let fills: PathCommand[] | undefined;
-  const rows: PathCommand[] = [];
-  const columns: PathCommand[] = [];
+  const runs: PathCommand[] = [];
   let start = 0;
   for (let i = 0; i < commands.length; i++) {
     if (commands[i]![0] !== 'Z') continue;
     if (rectangleRun(commands, start, i)) {
       fills ??= commands.slice(0, start) as PathCommand[];
       const [x0, y0, x1, y1] = run;
-      if (y1 - y0 === 1) rows.push(['M', x0, y0 + 0.5], ['L', x1, y0 + 0.5]);
-      else columns.push(['M', x0 + 0.5, y0], ['L', x0 + 0.5, y1]);
+      runs.push(['M', x0 + 0.5, y0 + 0.5]);
+      if (x1 - x0 === 1 && y1 - y0 === 1) runs.push(['Z']);
+      else runs.push(['L', x1 - 0.5, y1 - 0.5]);
     } else if (fills) for (let k = start; k <= i; k++) fills.push(commands[k]!);
     start = i + 1;
   }
   if (!fills || start !== commands.length) return undefined;
-  return { fills, rows, columns };
+  return { fills, runs };
 }
 
 /** The last rectangle rectangleRun found: x0, y0, x1, y1. */

@@ -78,33 +78,31 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
     }
   });
 
-  it('paints a glyph fringe under its ink as one shape instead of one-pixel specks', () => {
-    // Dark 3x3 "letters" on white, each edged by a pale fringe, one run per side (the corners of
-    // the ring are paper, as anti-aliasing leaves them).
-    const image = makeImage(64, 25, (x, y) => {
-      const cx = x % 8;
-      const cy = y % 8;
+  it('paints a glyph fringe under its ink as one shape instead of a ring around it', () => {
+    // Dark 3x3 "letters" on white, 2 px apart, each in a 1-px pale frame. The frame's own region
+    // is a ring (an outline and a hole); painted under the ink it is one square.
+    const image = makeImage(63, 22, (x, y) => {
+      const cx = x % 7;
+      const cy = y % 7;
       if (cx >= 2 && cx <= 4 && cy >= 2 && cy <= 4) return [20, 20, 20, 255];
-      const ring = cx >= 1 && cx <= 5 && cy >= 1 && cy <= 5;
-      const corner = (cx === 1 || cx === 5) && (cy === 1 || cy === 5);
-      if (ring && !corner) return [190, 190, 190, 255];
+      if (cx >= 1 && cx <= 5 && cy >= 1 && cy <= 5) return [190, 190, 190, 255];
       return [255, 255, 255, 255];
     });
     // 40 faint one-pixel colours in the last row: past plain pixel-exact's 32, into snapping.
-    for (let i = 0; i < 40; i++) image.data.set([200 + i, 255, 255, 255], 4 * (24 * 64 + i));
+    for (let i = 0; i < 40; i++) image.data.set([200 + i, 255, 255, 255], 4 * (21 * 63 + i));
     const result = vectorize(image);
     const exact = vectorize(image, { engine: 'pixel-exact' });
     const outlines = (paths: typeof result.paths): number =>
       paths.find((path) => path.color.r === 190)!.commands.filter((c) => c[0] === 'M').length;
     expect(result.engineUsed).toBe('pixel-exact');
-    // 24 letters: exact regions are four runs per letter; under the ink, one cross each.
-    expect(outlines(exact.paths)).toBe(4 * 24);
-    expect(outlines(result.paths)).toBe(24);
+    // 27 letters: exact regions are a ring per letter; under the ink, one square each.
+    expect(outlines(exact.paths)).toBe(2 * 27);
+    expect(outlines(result.paths)).toBe(27);
     expect(result.svg.length).toBeLessThan(exact.svg.length * 0.8);
     // Exact, apart from the faint row (snapped to paper).
     const rendered = renderSvg(result.svg);
     let wrong = 0;
-    for (let p = 0; p < 64 * 24; p++)
+    for (let p = 0; p < 63 * 21; p++)
       for (let c = 0; c < 3; c++) if (rendered.data[4 * p + c] !== image.data[4 * p + c]) wrong++;
     expect(wrong).toBe(0);
   });

@@ -114,7 +114,7 @@ describe('pixel-exact engine', () => {
     expectExact(image, result.svg);
   });
 
-  it('writes 1-px rows and columns as strokes, keeping 1-px high holes empty', () => {
+  it('writes 1-px rows, columns and specks as square-capped strokes, keeping 1-px high holes empty', () => {
     // Specks, a 1-px line each way, and a blue frame whose hole is one pixel high.
     const image = makeImage(16, 12, (x, y) => {
       if ((x === 1 && y === 1) || (x >= 3 && x < 9 && y === 1)) return RED;
@@ -124,7 +124,9 @@ describe('pixel-exact engine', () => {
       return WHITE;
     });
     const { svg, paths } = vectorize(image, { engine: 'pixel-exact' });
-    expect(svg).toContain('stroke="#dc1e1e"');
+    // Square caps: a run from its first pixel's centre to its last's, a speck a zero-length "z".
+    expect(svg).toContain('stroke-linecap="square"');
+    expect(svg).toContain('<path d="M1.5 1.5zm2 0h5m4 0v8" fill="none" stroke="#dc1e1e"/>');
     expect(svg).toContain('stroke="#1e3cc8"');
     // The path list (for PDF and EPS) keeps every region as a filled outline.
     expect(paths.every((path) => path.commands.at(-1)![0] === 'Z')).toBe(true);
