@@ -32,6 +32,8 @@ const SCREENS: [string, number, number][] = [
   ['night', 640, 130],
   ['form', 380, 260],
   ['sheet', 350, 150],
+  ['ide', 900, 510],
+  ['term', 820, 300],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts'];

@@ -16,6 +16,10 @@
  *    BLEND_LEVELS + 1 shades between them (paper, half, ink), which join the palette
  *    as they are used. With two shades only (paper or ink), glyph edges moved by up to half a pixel,
  *    and OCR lost words on 9-px text that read as the source at 1x (see BLEND_LEVELS).
+ * 4. Where that lands further than FAR from the colour (it is no mix of its nearest palette colour,
+ *    or its shade is coarse), the nearest shade of any two palette colours is taken instead: the
+ *    nearest colour alone can be another hue, and a terminal's grey comment text (#676767 on
+ *    #1e1e1e, nearest in RGB a blue ink's half shade) came out blue.
  */
 
 export const MAX_DOMINANT = 24;
@@ -34,6 +38,13 @@ const MIX = 10;
  * 0.95 with 2. The half shade costs bytes (one more layer per ink): 4-27 % on those pictures.
  */
 const BLEND_LEVELS = 2;
+/**
+ * A colour whose snapped shade would be further than this from it (RGB) gets the nearest shade of
+ * any two palette colours instead (see inkPalette). Chosen on the OCR pictures: with 32 a
+ * terminal's grey comment fringe still went 6.1 CIEDE2000 off; 24 costs 3.5 % bytes, 16 7 %, 12
+ * 10 %, for the same worst errors.
+ */
+const FAR = 24;
 /** With the palette full, a blend goes to the end `to` from this share of it, else to `from`. */
 const INK_SHARE = 0.5;
 const MIN_INK_PIXELS = 6;
@@ -126,6 +137,42 @@ function anyMix(key: number, colors: readonly number[]): boolean {
     }
   }
   return false;
+}
+
+/** The colour `step` BLEND_LEVELS-ths of the way from `a` to `c` (RGB keys). */
+function shadeKey(a: number, c: number, step: number): number {
+  const q = step / BLEND_LEVELS;
+  const at = (shift: number) => {
+    const lo = (a >> shift) & 255;
+    return Math.round(lo + q * (((c >> shift) & 255) - lo));
+  };
+  return (at(16) << 16) | (at(8) << 8) | at(0);
+}
+
+/** The shade BlendShades snaps a mix of colors[from] and colors[to] with `t` of `to` to. */
+function shadeOf(colors: readonly number[], from: number, to: number, t: number): number {
+  return shadeKey(colors[from]!, colors[to]!, Math.round(t * BLEND_LEVELS));
+}
+
+/**
+ * Of every mix of two palette colours that explains `key` (within MIX of their segment), the one
+ * whose shade (paper, half or ink, as BlendShades snaps it) comes nearest `key`; or null.
+ */
+function closestShade(key: number, colors: readonly number[]): { from: number; to: number; t: number } | null {
+  let best: { from: number; to: number; t: number } | null = null;
+  let bestD2 = Number.POSITIVE_INFINITY;
+  for (let p = 0; p < colors.length; p++) {
+    for (let q = p + 1; q < colors.length; q++) {
+      const { t, d2 } = onSegment(key, colors[p]!, colors[q]!);
+      if (!(t > 0 && t < 1 && d2 <= MIX * MIX)) continue;
+      const off = distance2(key, shadeOf(colors, p, q, t));
+      if (off < bestD2) {
+        bestD2 = off;
+        best = { from: p, to: q, t };
+      }
+    }
+  }
+  return best;
 }
 
 export interface Dominant {
@@ -278,6 +325,12 @@ export function inkPalette(
     if (near.d2 > MERGE * MERGE) {
       const mix = bestMix(key, inks, near.index);
       if (mix) choice = blends.shade(near.index, mix.other, mix.t);
+      const off = mix ? distance2(key, shadeOf(inks, near.index, mix.other, mix.t)) : near.d2;
+      if (off > FAR * FAR) {
+        const other = closestShade(key, inks);
+        if (other && distance2(key, shadeOf(inks, other.from, other.to, other.t)) < off)
+          choice = blends.shade(other.from, other.to, other.t);
+      }
     }
     nearest[d] = choice;
   }
@@ -297,14 +350,7 @@ class BlendShades {
     const step = Math.round(t * BLEND_LEVELS);
     if (step === 0) return from;
     if (step === BLEND_LEVELS) return to;
-    const a = this.colors[from]!;
-    const c = this.colors[to]!;
-    const q = step / BLEND_LEVELS;
-    const at = (shift: number) => {
-      const lo = (a >> shift) & 255;
-      return Math.round(lo + q * (((c >> shift) & 255) - lo));
-    };
-    const key = (at(16) << 16) | (at(8) << 8) | at(0);
+    const key = shadeKey(this.colors[from]!, this.colors[to]!, step);
     const known = this.index.get(key);
     if (known !== undefined) return known;
     if (this.colors.length === MAX_WITH_BLENDS) return t >= INK_SHARE ? to : from;

@@ -42,6 +42,7 @@ export function traceStackedRuns(
   const walked = int32Scratch('runs walked', n).fill(-1);
   const ownCost = int32Scratch('runs own cost', n).fill(0);
   const stackCost = int32Scratch('runs stack cost', n).fill(0);
+  const holds = int32Scratch('runs pieces holding the layer', n).fill(-1);
   const own = new LoopList();
   const stacked = new LoopList();
   const commands: VectorPath['commands'][] = new Array(layers);
@@ -56,8 +57,10 @@ export function traceStackedRuns(
       if (p >= w && parent[p - w]! >= 0) union(parent, p, p - w);
       if (p + w < n && parent[p + w]! >= 0) union(parent, p, p + w);
     }
+    // Pieces holding a pixel of this colour: only their outlines can be painted in this layer.
+    for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) holds[find(parent, byRank.items[e]!)] = k;
     own.trace(rank, w, h, k, k + 1, ownStarts, walked, 2 * k, parent, ownCost);
-    stacked.trace(rank, w, h, k, layers, stackStarts, walked, 2 * k + 1, parent, stackCost);
+    stacked.trace(rank, w, h, k, layers, stackStarts, walked, 2 * k + 1, parent, stackCost, holds);
     // Emit in raster order of the loops' first pixels, each piece one way or the other.
     const builder = new PathBuilder(precision);
     let a = 0;
@@ -228,12 +231,15 @@ class LoopList {
     stamp: number,
     parent: Int32Array,
     cost: Int32Array,
+    holds?: Int32Array,
   ): void {
     this.count = 0;
     let used = 0;
     for (let e = starts.start[lo]!; e < starts.start[lo + 1]!; e++) {
       const p = starts.items[e]!;
       if (walked[p] === stamp) continue;
+      const piece = find(parent, p);
+      if (holds && holds[piece] !== lo) continue;
       const y = (p / w) | 0;
       const length = walkLoop(rank, w, h, lo, hi, p - y * w, y, walked, stamp);
       const corners = loopCorners();
@@ -245,7 +251,6 @@ class LoopList {
           const along = corners[c]! - corners[c - 2]! || corners[c + 1]! - corners[c - 1]!;
           estimate += 1 + printedLength(along);
         }
-      const piece = find(parent, p);
       cost[piece]! += estimate;
       this.reserve(used + length);
       this.corners.set(corners.subarray(0, length), used);

@@ -4,6 +4,7 @@ import { ciede2000, deltaE } from '../bench/color-difference.ts';
 import { renderSvg } from '../bench/quality.ts';
 import { textScreens } from '../bench/text-screens.ts';
 import { vectorize } from '../src/index.ts';
+import { dominantColors, inkPalette } from '../src/ink-palette.ts';
 
 /**
  * A diagram without fonts: boxes in pale fills, 1 px connectors and many small anti-aliased
@@ -55,7 +56,8 @@ describe('auto keeps text and line colours true', () => {
     // Dim captions (#59636e), comments (#57606a), log timestamps (#8b949e): a few dozen pixels
     // each, within 10-20 RGB of a fringe shade of the body text; they used to come back as that
     // shade, CIEDE2000 3.2-4.5 away. The landing page's grey body text under a dark banner came back
-    // 8.5 away while cores were counted against the banner's colour alone.
+    // 8.5 away while cores were counted against the banner's colour alone. The terminal page's
+    // fringe pixels of #808080, next to no palette colour of their own, came back 6.1 away.
     for (const { name, image, inks } of await textScreens()) {
       const result = vectorize(image);
       expect(result.engineUsed, name).toBe('pixel-exact');
@@ -72,6 +74,18 @@ describe('auto keeps text and line colours true', () => {
         expect(deltaE(median, [r!, g!, b!]), `${name} ${ink}`).toBeLessThanOrEqual(3);
       }
     }
+  });
+
+  it('snaps a grey that is no mix of its nearest palette colour to the nearest shade of two others, not to that hue', () => {
+    // Dark paper, a light grey ink and a blue one. #676767 is half-way between paper and grey, but
+    // nearest in RGB to the blue: it used to become blue.
+    const keys = [0x1e1e1e, 0xafafaf, 0x367bc7, 0x676767];
+    const counts = new Int32Array([10000, 500, 500, 10]);
+    const ranked = [0, 1, 2, 3];
+    const dominant = dominantColors(keys, counts, ranked, 11010)!;
+    expect(dominant.colors).toEqual([0x1e1e1e, 0xafafaf, 0x367bc7]);
+    const { colors, nearest } = inkPalette(keys, counts, ranked, dominant, new Int32Array(4));
+    expect(colors[nearest[3]!]).toBe(0x676767);
   });
 
   it('CIEDE2000 agrees with the published test pairs', () => {
