@@ -156,20 +156,20 @@ function shadeOf(colors: readonly number[], from: number, to: number, t: number)
 
 /**
  * Of every mix of two palette colours that explains `key` (within MIX of their segment), the one
- * whose shade (paper, half or ink, as BlendShades snaps it) comes nearest `key`; or null.
+ * whose shade (paper, half or ink, as BlendShades snaps it) comes nearest `key` (`off`, squared
+ * RGB distance); or null.
  */
-function closestShade(key: number, colors: readonly number[]): { from: number; to: number; t: number } | null {
-  let best: { from: number; to: number; t: number } | null = null;
-  let bestD2 = Number.POSITIVE_INFINITY;
+function closestShade(
+  key: number,
+  colors: readonly number[],
+): { from: number; to: number; t: number; off: number } | null {
+  let best: { from: number; to: number; t: number; off: number } | null = null;
   for (let p = 0; p < colors.length; p++) {
     for (let q = p + 1; q < colors.length; q++) {
       const { t, d2 } = onSegment(key, colors[p]!, colors[q]!);
       if (!(t > 0 && t < 1 && d2 <= MIX * MIX)) continue;
       const off = distance2(key, shadeOf(colors, p, q, t));
-      if (off < bestD2) {
-        bestD2 = off;
-        best = { from: p, to: q, t };
-      }
+      if (!best || off < best.off) best = { from: p, to: q, t, off };
     }
   }
   return best;
@@ -328,8 +328,7 @@ export function inkPalette(
       const off = mix ? distance2(key, shadeOf(inks, near.index, mix.other, mix.t)) : near.d2;
       if (off > FAR * FAR) {
         const other = closestShade(key, inks);
-        if (other && distance2(key, shadeOf(inks, other.from, other.to, other.t)) < off)
-          choice = blends.shade(other.from, other.to, other.t);
+        if (other && other.off < off) choice = blends.shade(other.from, other.to, other.t);
       }
     }
     nearest[d] = choice;

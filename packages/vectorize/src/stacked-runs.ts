@@ -1,6 +1,7 @@
 import { loopCorners, walkLoop } from './outline.ts';
 import { PathBuilder } from './path-builder.ts';
 import { int32Scratch } from './scratch.ts';
+import { strokedRunLength } from './svg.ts';
 import type { VectorPath } from './types.ts';
 
 /**
@@ -185,26 +186,6 @@ function printedLength(value: number): number {
   return length;
 }
 
-/**
- * The length of a loop that svg.ts writes as a stroked run (a clockwise rectangle 1 px high or
- * wide, corners x0 y0 ... x3 y3), else 0.
- */
-function runLength(c: Int32Array): number {
-  const width = Math.abs(c[4]! - c[0]!);
-  const height = Math.abs(c[5]! - c[1]!);
-  if (width !== 1 && height !== 1) return 0;
-  const twiceArea =
-    c[0]! * c[3]! -
-    c[2]! * c[1]! +
-    c[2]! * c[5]! -
-    c[4]! * c[3]! +
-    c[4]! * c[7]! -
-    c[6]! * c[5]! +
-    c[6]! * c[1]! -
-    c[0]! * c[7]!;
-  return twiceArea > 0 ? Math.max(width, height) : 0;
-}
-
 /** The loops of one layer and region kind, kept until the layer decides which to write. */
 class LoopList {
   corners: Int32Array = new Int32Array(4096);
@@ -243,7 +224,19 @@ class LoopList {
       const y = (p / w) | 0;
       const length = walkLoop(rank, w, h, lo, hi, p - y * w, y, walked, stamp);
       const corners = loopCorners();
-      const run = length === 8 ? runLength(corners) : 0;
+      const run =
+        length === 8
+          ? strokedRunLength(
+              corners[0]!,
+              corners[1]!,
+              corners[2]!,
+              corners[3]!,
+              corners[4]!,
+              corners[5]!,
+              corners[6]!,
+              corners[7]!,
+            )
+          : 0;
       let estimate = MOVE + 1;
       if (run > 1) estimate += printedLength(run - 1);
       else if (run === 0)

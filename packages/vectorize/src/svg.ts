@@ -135,24 +135,36 @@ function rectangleRun(commands: readonly PathCommand[], start: number, z: number
   const c = commands[start + 2]!;
   const d = commands[start + 3]!;
   if (a[0] !== 'M' || b[0] !== 'L' || c[0] !== 'L' || d[0] !== 'L') return false;
-  const [, ax, ay] = a;
-  const [, bx, by] = b;
-  const [, cx, cy] = c;
-  const [, dx, dy] = d;
+  if (strokedRunLength(a[1], a[2], b[1], b[2], c[1], c[2], d[1], d[2]) === 0) return false;
+  run[0] = Math.min(a[1], c[1]);
+  run[1] = Math.min(a[2], c[2]);
+  run[2] = Math.max(a[1], c[1]);
+  run[3] = Math.max(a[2], c[2]);
+  return true;
+}
+
+/**
+ * The length in pixels of the run svgDocument writes as a stroke for the outline a-b-c-d, or 0 when
+ * it writes it as a fill: a run is a clockwise axis-aligned rectangle with integer corners, 1 px
+ * high or wide. stacked-runs.ts estimates lengths with it, so the estimate and the writer agree.
+ */
+export function strokedRunLength(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+): number {
   // Axis-aligned: each side keeps x or y.
   if ((ax !== bx && ay !== by) || (bx !== cx && by !== cy) || (cx !== dx && cy !== dy) || (dx !== ax && dy !== ay))
-    return false;
+    return 0;
   const twiceArea = ax * by - bx * ay + bx * cy - cx * by + cx * dy - dx * cy + dx * ay - ax * dy;
-  if (twiceArea <= 0) return false;
-  const x0 = Math.min(ax, cx);
-  const x1 = Math.max(ax, cx);
-  const y0 = Math.min(ay, cy);
-  const y1 = Math.max(ay, cy);
-  if (!Number.isInteger(x0) || !Number.isInteger(x1) || !Number.isInteger(y0) || !Number.isInteger(y1)) return false;
-  if (y1 - y0 !== 1 && x1 - x0 !== 1) return false;
-  run[0] = x0;
-  run[1] = y0;
-  run[2] = x1;
-  run[3] = y1;
-  return true;
+  if (twiceArea <= 0) return 0;
+  if (![ax, ay, cx, cy].every(Number.isInteger)) return 0;
+  const width = Math.abs(cx - ax);
+  const height = Math.abs(cy - ay);
+  return width === 1 || height === 1 ? Math.max(width, height) : 0;
 }
