@@ -22,6 +22,8 @@
  *    #1e1e1e, nearest in RGB a blue ink's half shade) came out blue.
  */
 
+import { MixBoxes } from './mix-boxes.ts';
+
 export const MAX_DOMINANT = 24;
 export const DOMINANT_SHARE = 0.002;
 const MAX_PALETTE = 64;
@@ -114,11 +116,16 @@ function nearestIndex(key: number, colors: readonly number[]): { index: number; 
 }
 
 /** The best mix of the nearest palette colour with another that explains `key`, or null. */
-function bestMix(key: number, colors: readonly number[], near: number): { other: number; t: number } | null {
+function bestMix(
+  key: number,
+  colors: readonly number[],
+  boxes: MixBoxes,
+  near: number,
+): { other: number; t: number } | null {
   let best: { other: number; t: number } | null = null;
   let bestD2 = MIX * MIX;
   for (let p = 0; p < colors.length; p++) {
-    if (p === near) continue;
+    if (p === near || !boxes.holds(key, near, p)) continue;
     const { t, d2 } = onSegment(key, colors[near]!, colors[p]!);
     if (t > 0 && t < 1 && d2 <= bestD2) {
       bestD2 = d2;
@@ -129,9 +136,10 @@ function bestMix(key: number, colors: readonly number[], near: number): { other:
 }
 
 /** Whether `key` is a mix of any two palette colours (within MIX of the segment between them). */
-function anyMix(key: number, colors: readonly number[]): boolean {
+function anyMix(key: number, colors: readonly number[], boxes: MixBoxes): boolean {
   for (let p = 0; p < colors.length; p++) {
     for (let q = p + 1; q < colors.length; q++) {
+      if (!boxes.holds(key, p, q)) continue;
       const { t, d2 } = onSegment(key, colors[p]!, colors[q]!);
       if (t > 0 && t < 1 && d2 <= MIX * MIX) return true;
     }
@@ -142,11 +150,13 @@ function anyMix(key: number, colors: readonly number[]): boolean {
 /** The colour `step` BLEND_LEVELS-ths of the way from `a` to `c` (RGB keys). */
 function shadeKey(a: number, c: number, step: number): number {
   const q = step / BLEND_LEVELS;
-  const at = (shift: number) => {
+  // A loop, not a closure per call: the bundle keeps function names, which costs a call each.
+  let key = 0;
+  for (let shift = 16; shift >= 0; shift -= 8) {
     const lo = (a >> shift) & 255;
-    return Math.round(lo + q * (((c >> shift) & 255) - lo));
-  };
-  return (at(16) << 16) | (at(8) << 8) | at(0);
+    key |= Math.round(lo + q * (((c >> shift) & 255) - lo)) << shift;
+  }
+  return key;
 }
 
 /** The shade BlendShades snaps a mix of colors[from] and colors[to] with `t` of `to` to. */
@@ -162,10 +172,12 @@ function shadeOf(colors: readonly number[], from: number, to: number, t: number)
 function closestShade(
   key: number,
   colors: readonly number[],
+  boxes: MixBoxes,
 ): { from: number; to: number; t: number; off: number } | null {
   let best: { from: number; to: number; t: number; off: number } | null = null;
   for (let p = 0; p < colors.length; p++) {
     for (let q = p + 1; q < colors.length; q++) {
+      if (!boxes.holds(key, p, q)) continue;
       const { t, d2 } = onSegment(key, colors[p]!, colors[q]!);
       if (!(t > 0 && t < 1 && d2 <= MIX * MIX)) continue;
       const off = distance2(key, shadeOf(colors, p, q, t));
@@ -291,6 +303,9 @@ export function inkPalette(
   cores: Int32Array,
 ): InkPalette {
   const colors = [...dominant.colors];
+  // Every palette colour before the blend shades, which are never an end of a mix.
+  const boxes = new MixBoxes(MAX_PALETTE, MIX);
+  for (const key of colors) boxes.add(key);
   for (const index of ranked) {
     const count = counts[index]!;
     if (count < MIN_INK_PIXELS || colors.length === MAX_PALETTE) break;
@@ -299,9 +314,10 @@ export function inkPalette(
     if (near.d2 <= MERGE * MERGE) continue;
     // Grey ink lies on the line between black text and white paper as the text's own fringe
     // does: a mix only when its pixels are not the cores of strokes (see coreCounts).
-    if (anyMix(key, colors) && (cores[index]! < count * MIN_CORE_SHARE || near.d2 < MIX_INK_GAP * MIX_INK_GAP))
+    if (anyMix(key, colors, boxes) && (cores[index]! < count * MIN_CORE_SHARE || near.d2 < MIX_INK_GAP * MIX_INK_GAP))
       continue;
     colors.push(key);
+    boxes.add(key);
   }
   // Text drawn in a rare colour close to a commoner one (grey-blue captions beside a fringe
   // shade of the body text, a terminal's dim timestamps) was taken for that colour, a visible
@@ -314,6 +330,7 @@ export function inkPalette(
     const key = keys[index]!;
     if (nearestIndex(key, colors).d2 <= INK_JND * INK_JND) continue;
     colors.push(key);
+    boxes.add(key);
   }
   const nearest = new Uint8Array(keys.length);
   const inks = [...colors];
@@ -323,11 +340,11 @@ export function inkPalette(
     const near = nearestIndex(key, inks);
     let choice = near.index;
     if (near.d2 > MERGE * MERGE) {
-      const mix = bestMix(key, inks, near.index);
+      const mix = bestMix(key, inks, boxes, near.index);
       if (mix) choice = blends.shade(near.index, mix.other, mix.t);
       const off = mix ? distance2(key, shadeOf(inks, near.index, mix.other, mix.t)) : near.d2;
       if (off > FAR * FAR) {
-        const other = closestShade(key, inks);
+        const other = closestShade(key, inks, boxes);
         if (other && other.off < off) choice = blends.shade(other.from, other.to, other.t);
       }
     }
