@@ -2,7 +2,7 @@ import { loopCorners, walkLoop } from './outline.ts';
 import { PathBuilder } from './path-builder.ts';
 import { int32Scratch } from './scratch.ts';
 import { strokedRunLength } from './svg.ts';
-import type { VectorPath } from './types.ts';
+import type { PathCommand, VectorPath } from './types.ts';
 
 /**
  * Layers of fewer pixels are written as their own regions only, never as whole pieces: such layers
@@ -41,12 +41,7 @@ export function traceStackedRuns(
     rankOf[colour] = rank;
   });
   const rank = int32Scratch('runs ranks', n);
-  const size = new Int32Array(layers);
-  for (let p = 0; p < n; p++) {
-    const r = rankOf[labels[p]!]!;
-    rank[p] = r;
-    size[r]!++;
-  }
+  const size = rankPixels(labels, rankOf, rank);
   // nextStacked[k]: the first layer from k up that is big enough to weigh painting whole pieces.
   const nextStacked = new Int32Array(layers + 1).fill(layers);
   for (let k = layers - 1; k >= 1; k--) nextStacked[k] = size[k]! >= MIN_STACKED_PIXELS ? k : nextStacked[k + 1]!;
@@ -66,39 +61,16 @@ export function traceStackedRuns(
   const commands: VectorPath['commands'][] = new Array(layers);
   // From the last layer to the first, so the pieces of "rank >= k" grow by union as k falls.
   for (let k = layers - 1; k >= 1; k--) {
-    for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) parent[byRank.items[e]!] = byRank.items[e]!;
-    for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) {
-      const p = byRank.items[e]!;
-      const x = p % w;
-      let root = find(parent, p);
-      if (x > 0 && parent[p - 1]! >= 0) root = union(parent, root, p - 1);
-      if (x + 1 < w && parent[p + 1]! >= 0) root = union(parent, root, p + 1);
-      if (p >= w && parent[p - w]! >= 0) root = union(parent, root, p - w);
-      if (p + w < n && parent[p + w]! >= 0) union(parent, root, p + w);
-    }
+    const layerPixels = byRank.items.subarray(byRank.start[k]!, byRank.start[k + 1]!);
+    addPixels(parent, layerPixels, w);
     own.trace(rank, w, h, k, k + 1, ownStarts, walked, 2 * k, parent, ownCost);
     stacked.count = 0;
     if (nextStacked[k] === k) {
       // Pieces holding a pixel of this colour: only their outlines can be painted in this layer.
-      for (let e = byRank.start[k]!; e < byRank.start[k + 1]!; e++) holds[find(parent, byRank.items[e]!)] = k;
+      for (const p of layerPixels) holds[find(parent, p)] = k;
       stacked.trace(rank, w, h, k, layers, stackStarts, walked, 2 * k + 1, parent, stackCost, holds);
     }
-    // Emit in raster order of the loops' first pixels, each piece one way or the other.
-    const builder = new PathBuilder(precision);
-    let a = 0;
-    let b = 0;
-    while (a < own.count || b < stacked.count) {
-      const takeOwn = b === stacked.count || (a < own.count && own.start[a]! < stacked.start[b]!);
-      const list = takeOwn ? own : stacked;
-      const index = takeOwn ? a++ : b++;
-      const piece = list.piece[index]!;
-      // Pieces without a pixel of this colour have no own cost: they are not painted at all.
-      const asWhole = ownCost[piece]! > 0 && stackCost[piece]! > 0 && stackCost[piece]! < ownCost[piece]!;
-      if (asWhole !== takeOwn) builder.polygon(list.corners.subarray(list.offset[index]!, list.offset[index + 1]!));
-    }
-    for (const list of [own, stacked])
-      for (let i = 0; i < list.count; i++) ownCost[list.piece[i]!] = stackCost[list.piece[i]!] = 0;
-    commands[k] = builder.commands;
+    commands[k] = writeChosen(own, stacked, ownCost, stackCost, precision);
   }
   const frame = new PathBuilder(precision);
   frame.polygon([0, 0, w, 0, w, h, 0, h]);
@@ -109,6 +81,34 @@ export function traceStackedRuns(
     // A fully transparent bottom layer paints nothing: its pixels stay clear.
     return color.a === 0 ? [] : [{ color, commands: commands[k]! }];
   });
+}
+
+/**
+ * One layer's path: its loops in raster order of their first pixels, each piece either as a whole
+ * (its `stacked` loops) or as its own regions, whichever is estimated shorter. Resets both costs.
+ */
+function writeChosen(
+  own: LoopList,
+  stacked: LoopList,
+  ownCost: Int32Array,
+  stackCost: Int32Array,
+  precision: number,
+): PathCommand[] {
+  const builder = new PathBuilder(precision);
+  let a = 0;
+  let b = 0;
+  while (a < own.count || b < stacked.count) {
+    const takeOwn = b === stacked.count || (a < own.count && own.start[a]! < stacked.start[b]!);
+    const list = takeOwn ? own : stacked;
+    const index = takeOwn ? a++ : b++;
+    const piece = list.piece[index]!;
+    // Pieces without a pixel of this colour have no own cost: they are not painted at all.
+    const asWhole = ownCost[piece]! > 0 && stackCost[piece]! > 0 && stackCost[piece]! < ownCost[piece]!;
+    if (asWhole !== takeOwn) builder.polygon(list.corners.subarray(list.offset[index]!, list.offset[index + 1]!));
+  }
+  for (const list of [own, stacked])
+    for (let i = 0; i < list.count; i++) ownCost[list.piece[i]!] = stackCost[list.piece[i]!] = 0;
+  return builder.commands;
 }
 
 /**
@@ -125,6 +125,34 @@ function paintOrder(palette: readonly number[]): number[] {
   const rest = palette.map((_, i) => i).filter((i) => i !== 0 && i !== translucent);
   rest.sort((a, b) => Math.abs(lightness(palette[a]!) - paper) - Math.abs(lightness(palette[b]!) - paper) || a - b);
   return translucent >= 0 ? [translucent, 0, ...rest] : [0, ...rest];
+}
+
+/** Writes each pixel's paint rank into `rank`; returns how many pixels each rank has. */
+function rankPixels(labels: Uint8Array, rankOf: Int32Array, rank: Int32Array): Int32Array {
+  const size = new Int32Array(rankOf.length);
+  for (let p = 0; p < labels.length; p++) {
+    const r = rankOf[labels[p]!]!;
+    rank[p] = r;
+    size[r]!++;
+  }
+  return size;
+}
+
+/**
+ * Adds `pixels` (one layer's) to the pieces in `parent` (-1: a pixel not yet added), joining each
+ * with its 4-neighbours already there. A piece's root is its first pixel in raster order.
+ */
+function addPixels(parent: Int32Array, pixels: Int32Array, w: number): void {
+  const n = parent.length;
+  for (const p of pixels) parent[p] = p;
+  for (const p of pixels) {
+    const x = p % w;
+    let root = find(parent, p);
+    if (x > 0 && parent[p - 1]! >= 0) root = union(parent, root, p - 1);
+    if (x + 1 < w && parent[p + 1]! >= 0) root = union(parent, root, p + 1);
+    if (p >= w && parent[p - w]! >= 0) root = union(parent, root, p - w);
+    if (p + w < n && parent[p + w]! >= 0) union(parent, root, p + w);
+  }
 }
 
 function find(parent: Int32Array, p: number): number {
