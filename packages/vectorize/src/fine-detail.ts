@@ -39,21 +39,11 @@ export function snapFineDetail(image: RgbaImage): SnappedImage | null {
   const { width: w, height: h, data } = image;
   const n = w * h;
   if (n < 64) return null;
-  // Translucency: soft edges over transparency are icons and logos, not screenshots. One RGBA value
-  // that is not opaque may be there (graphviz's PNGs have a half-clear column at the right edge; a
-  // hard-edged diagram may have a clear background): it is kept exactly and counts for nothing
-  // below. Checked before anything is allocated.
-  const translucent = translucentPixels(data);
-  if (!translucent) return null;
-  const { clear, clearKey } = translucent;
-  const opaque = n - clear;
-  if (opaque < 64) return null;
-  // More distinct colours than this and the dominant ones cannot reach MIN_COVERAGE (each other
-  // colour takes at least one pixel), so counting stops there: photos give up early.
-  const limit = Math.min(MAX_DISTINCT, MAX_DOMINANT + 1 + Math.floor(opaque * (1 - MIN_COVERAGE)));
-  const found = distinctColors(data, n, limit);
+  const found = distinctColors(data, n, distinctLimit(n));
   if (!found) return null;
-  const { distinct, keys, counts } = found;
+  const { distinct, keys, counts, clear, clearKey } = found;
+  const opaque = n - clear;
+  if (opaque < 64 || keys.length > distinctLimit(opaque)) return null;
   const ranked = keys.map((_, index) => index).sort((a, b) => counts[b]! - counts[a]!);
   const dominant = dominantColors(keys, counts, ranked, opaque);
   if (!dominant || dominant.covered < opaque * MIN_COVERAGE) return null;
@@ -79,31 +69,31 @@ function snapLabels(distinct: Int32Array, n: number, nearest: Uint8Array, clearL
   return labels;
 }
 
-/** How many pixels are not opaque and their one RGBA key (-1: none), or null when they differ. */
-function translucentPixels(data: Uint8Array | Uint8ClampedArray): { clear: number; clearKey: number } | null {
-  let clear = 0;
-  let clearKey = -1;
-  for (let o = 3; o < data.length; o += 4) {
-    if (data[o] === 255) continue;
-    const key = ((data[o - 3]! << 24) | (data[o - 2]! << 16) | (data[o - 1]! << 8) | data[o]!) >>> 0;
-    if (clearKey >= 0 && key !== clearKey) return null;
-    clearKey = key;
-    clear++;
-  }
-  return { clear, clearKey };
+/**
+ * More distinct colours than this among `opaque` pixels and the dominant ones cannot reach
+ * MIN_COVERAGE (each other colour takes at least one pixel), so counting stops there: photos give up
+ * early.
+ */
+function distinctLimit(opaque: number): number {
+  return Math.min(MAX_DISTINCT, MAX_DOMINANT + 1 + Math.floor(opaque * (1 - MIN_COVERAGE)));
 }
 
 /**
- * One pass: each pixel gets the index of its distinct colour (runs skip the table; CLEAR where it is
- * not opaque), with counts per index; null past `limit` distinct colours. The table is open
- * addressing over typed arrays (colour + 1, 0 = empty). A function of its own: V8 compiled this loop
- * far worse inside snapFineDetail.
+ * One pass: each opaque pixel gets the index of its distinct colour (runs skip the table), with
+ * counts per index; null past `limit` distinct colours. The table is open addressing over typed
+ * arrays (colour + 1, 0 = empty). A function of its own: V8 compiled this loop far worse inside
+ * snapFineDetail.
+ *
+ * Translucency: soft edges over transparency are icons and logos, not screenshots, so null as soon
+ * as a second RGBA value that is not opaque turns up. One may be there (graphviz's PNGs have a
+ * half-clear column at the right edge; a hard-edged diagram may have a clear background): its
+ * pixels are CLEAR, counted in `clear`, and kept exactly as `clearKey` (RGBA; -1: none).
  */
 function distinctColors(
   data: Uint8Array | Uint8ClampedArray,
   n: number,
   limit: number,
-): { distinct: Int32Array; keys: number[]; counts: Int32Array } | null {
+): { distinct: Int32Array; keys: number[]; counts: Int32Array; clear: number; clearKey: number } | null {
   const size = 1 << Math.ceil(Math.log2(2 * limit + 2));
   const slotKey = new Int32Array(size);
   const slotIndex = new Int32Array(size);
@@ -113,8 +103,15 @@ function distinctColors(
   const distinct = int32Scratch('fine-detail distinct', n);
   let lastKey = -1;
   let last = -1;
+  let clear = 0;
+  let clearKey = -1;
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (data[o + 3] !== 255) {
+    const alpha = data[o + 3]!;
+    if (alpha !== 255) {
+      const key = ((data[o]! << 24) | (data[o + 1]! << 16) | (data[o + 2]! << 8) | alpha) >>> 0;
+      if (clearKey >= 0 && key !== clearKey) return null;
+      clearKey = key;
+      clear++;
       distinct[i] = CLEAR;
       continue;
     }
@@ -139,7 +136,7 @@ function distinctColors(
     distinct[i] = last;
     counts[last]! += 1;
   }
-  return { distinct, keys, counts };
+  return { distinct, keys, counts, clear, clearKey };
 }
 
 /**
