@@ -1,4 +1,5 @@
-import { PathText, shortDecimal, writePathData } from './path-text.ts';
+import { PathText, printedUnits, shortDecimal, writePathData } from './path-text.ts';
+import { nearestFirstOrder } from './run-order.ts';
 import type { PathCommand, RgbaColor, VectorPath } from './types.ts';
 
 /**
@@ -83,9 +84,9 @@ export function svgDocument(
       writePathData(out, fills, options.precision);
       out.text(`" fill="${hexColor(path.color)}"${opacity}/>`);
     }
-    if (!split || split.runs.length === 0) continue;
+    if (!split || split.runs === 0) continue;
     out.text('\n<path d="');
-    writePathData(out, split.runs, Math.max(1, options.precision));
+    writeRuns(out, nearestFirstOrder(runPixels, split.runs), split.runs, Math.max(1, options.precision));
     out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
   }
   out.text('\n</svg>\n');
@@ -101,25 +102,82 @@ export function svgDocument(
  * zero-length sub-paths; chromium and resvg render it so). One pixel wide and taller, a vertical
  * line. The geometry, and the crisp render, are the same. Holes (anticlockwise) stay in the fill.
  * Most sub-paths of a screenshot's snapped text are such rectangles, most of them single pixels.
+ * Returns the other sub-paths (the fill) and how many runs it put in runPixels (writeRuns writes
+ * them); undefined when there are no runs.
  */
-function splitRuns(commands: readonly PathCommand[]): { fills: PathCommand[]; runs: PathCommand[] } | undefined {
+function splitRuns(commands: readonly PathCommand[]): { fills: PathCommand[]; runs: number } | undefined {
   let fills: PathCommand[] | undefined;
-  const runs: PathCommand[] = [];
+  let count = 0;
   let start = 0;
   for (let i = 0; i < commands.length; i++) {
     if (commands[i]![0] !== 'Z') continue;
     if (rectangleRun(commands, start, i)) {
       fills ??= commands.slice(0, start) as PathCommand[];
-      const [x0, y0, x1, y1] = run;
-      runs.push(['M', x0 + 0.5, y0 + 0.5]);
-      if (x1 - x0 === 1 && y1 - y0 === 1) runs.push(['Z']);
-      else runs.push(['L', x1 - 0.5, y1 - 0.5]);
+      if (4 * count + 4 > runPixels.length) {
+        const bigger = new Int32Array(2 * runPixels.length);
+        bigger.set(runPixels);
+        runPixels = bigger;
+      }
+      // First and last pixel of the run.
+      runPixels[4 * count] = run[0];
+      runPixels[4 * count + 1] = run[1];
+      runPixels[4 * count + 2] = run[2] - 1;
+      runPixels[4 * count + 3] = run[3] - 1;
+      count++;
     } else if (fills) for (let k = start; k <= i; k++) fills.push(commands[k]!);
     start = i + 1;
   }
   if (!fills || start !== commands.length) return undefined;
-  return { fills, runs };
+  return { fills, runs: count };
 }
+
+const LETTER_M = 77;
+const LETTER_m = 109;
+const LETTER_h = 104;
+const LETTER_v = 118;
+const LETTER_z = 122;
+
+/**
+ * Writes the runs splitRuns found (in runPixels), in `order`, as writePathData writes the same
+ * commands (a move to the first pixel's centre, then "z", "h" or "v" to the last's), without
+ * making them: a screenshot has thousands.
+ */
+function writeRuns(out: PathText, order: Int32Array, count: number, precision: number): void {
+  const scale = 10 ** precision;
+  const half = scale / 2;
+  // The current point, in units of 10^-precision.
+  let x = 0;
+  let y = 0;
+  for (let n = 0; n < count; n++) {
+    const i = order[n]!;
+    const startX = runPixels[4 * i]! * scale + half;
+    const startY = runPixels[4 * i + 1]! * scale + half;
+    const endX = runPixels[4 * i + 2]! * scale + half;
+    const endY = runPixels[4 * i + 3]! * scale + half;
+    const relative =
+      n > 0 &&
+      printedUnits(startX - x, precision) + printedUnits(startY - y, precision) <
+        printedUnits(startX, precision) + printedUnits(startY, precision);
+    out.command(relative ? LETTER_m : LETTER_M);
+    out.number(relative ? startX - x : startX, precision);
+    out.number(relative ? startY - y : startY, precision);
+    x = startX;
+    y = startY;
+    if (endX === startX && endY === startY) out.command(LETTER_z);
+    else if (endY === startY) {
+      out.command(LETTER_h);
+      out.number(endX - startX, precision);
+      x = endX;
+    } else {
+      out.command(LETTER_v);
+      out.number(endY - startY, precision);
+      y = endY;
+    }
+  }
+}
+
+/** The runs splitRuns found, four numbers each (reused: documents are written one at a time). */
+let runPixels = new Int32Array(4096);
 
 /** The last rectangle rectangleRun found: x0, y0, x1, y1. */
 const run: [number, number, number, number] = [0, 0, 0, 0];
