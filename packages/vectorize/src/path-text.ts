@@ -127,6 +127,13 @@ function splitUnits(units: number, precision: number): void {
   split.digits = digits;
 }
 
+/** Characters of an integer as `PathText.number` writes it (the sign included). */
+export function printedInteger(value: number): number {
+  let length = value < 0 ? 2 : 1;
+  for (let v = value < 0 ? -value : value; v >= 10; v = Math.floor(v / 10)) length++;
+  return length;
+}
+
 /** Characters `PathText.number` writes for these units (the sign included). */
 export function printedUnits(units: number, precision: number): number {
   if (!(units > -1e15 && units < 1e15)) return largeNumber(units, precision).length;

@@ -1,3 +1,4 @@
+import { printedInteger } from './path-text.ts';
 import { int32Scratch } from './scratch.ts';
 
 /**
@@ -26,16 +27,22 @@ const FEW_RUNS = 16;
  */
 const MAX_RING = 1;
 
-/** Characters of the integer as printed (sign included). */
-function printed(value: number): number {
-  const sign = value < 0 ? 1 : 0;
-  const v = value < 0 ? -value : value;
-  return sign + (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : String(v).length);
-}
-
 /** Characters of a relative move by (dx, dy) after the letter: no separator before a minus sign. */
 function moveLength(dx: number, dy: number): number {
-  return printed(dx) + printed(dy) + (dy < 0 ? 0 : 1);
+  return printedInteger(dx) + printedInteger(dy) + (dy < 0 ? 0 : 1);
+}
+
+/** Whether a run `length`/`distance` away beats the best so far: shorter move, then nearer, then earlier. */
+function nearer(
+  length: number,
+  distance: number,
+  index: number,
+  bestLength: number,
+  bestDistance: number,
+  bestIndex: number,
+): boolean {
+  if (length !== bestLength) return length < bestLength;
+  return distance !== bestDistance ? distance < bestDistance : index < bestIndex;
 }
 
 /**
@@ -123,11 +130,7 @@ function fewRunsOrder(runs: Int32Array, count: number, order: Int32Array): Int32
       const dy = runs[4 * i + 1]! - y;
       const length = moveLength(dx, dy);
       const distance = Math.abs(dx) + Math.abs(dy);
-      if (
-        k === n ||
-        length < pickLength ||
-        (length === pickLength && (distance < pickDistance || (distance === pickDistance && i < order[pick]!)))
-      ) {
+      if (k === n || nearer(length, distance, i, pickLength, pickDistance, order[pick]!)) {
         pick = k;
         pickLength = length;
         pickDistance = distance;
@@ -181,12 +184,7 @@ function nearestRun(
           const dy = slotY[s]! - y;
           const length = moveLength(dx, dy);
           const distance = Math.abs(dx) + Math.abs(dy);
-          if (
-            best < 0 ||
-            length < bestLength ||
-            (length === bestLength &&
-              (distance < bestDistance || (distance === bestDistance && slots[s]! < slots[best]!)))
-          ) {
+          if (best < 0 || nearer(length, distance, slots[s]!, bestLength, bestDistance, slots[best]!)) {
             best = s;
             bestLength = length;
             bestDistance = distance;

@@ -1,5 +1,6 @@
 import { loopCorners, walkLoop } from './outline.ts';
 import { PathBuilder } from './path-builder.ts';
+import { printedInteger } from './path-text.ts';
 import { int32Scratch } from './scratch.ts';
 import { strokedRunLength } from './svg.ts';
 import type { PathCommand, VectorPath } from './types.ts';
@@ -236,13 +237,6 @@ function startLists(
 /** Characters of a relative move between nearby loops, as "m23 0" (see LoopList.trace). */
 const MOVE = 5;
 
-/** Digits of an integer as the SVG writer prints it (with its sign). */
-function printedLength(value: number): number {
-  let length = value < 0 ? 2 : 1;
-  for (let v = Math.abs(value); v >= 10; v = Math.floor(v / 10)) length++;
-  return length;
-}
-
 /** The loops of one layer and region kind, kept until the layer decides which to write. */
 class LoopList {
   corners: Int32Array = new Int32Array(4096);
@@ -295,11 +289,11 @@ class LoopList {
             )
           : 0;
       let estimate = MOVE + 1;
-      if (run > 1) estimate += printedLength(run - 1);
+      if (run > 1) estimate += printedInteger(run - 1);
       else if (run === 0)
         for (let c = 2; c < length; c += 2) {
           const along = corners[c]! - corners[c - 2]! || corners[c + 1]! - corners[c - 1]!;
-          estimate += 1 + printedLength(along);
+          estimate += 1 + printedInteger(along);
         }
       cost[piece]! += estimate;
       this.reserve(used + length);
