@@ -177,6 +177,67 @@ const LETTER_c = 99;
 const LETTER_z = 122;
 
 /**
+ * A move-to given in units both ways: absolute when it is the path's first command or that is
+ * shorter, else relative.
+ */
+function writeMove(
+  out: PathText,
+  absX: number,
+  absY: number,
+  relX: number,
+  relY: number,
+  first: boolean,
+  precision: number,
+): void {
+  const relative =
+    !first &&
+    printedUnits(relX, precision) + printedUnits(relY, precision) <
+      printedUnits(absX, precision) + printedUnits(absY, precision);
+  out.command(relative ? LETTER_m : LETTER_M);
+  out.number(relative ? relX : absX, precision);
+  out.number(relative ? relY : absY, precision);
+}
+
+/**
+ * Appends the 1-px runs `runs` holds (first and last pixel, four numbers each), in `order`, as
+ * writePathData writes the same commands (a move to the first pixel's centre, then "z", "h" or
+ * "v" to the last's), without making them: a screenshot has thousands (see svg.ts splitRuns).
+ */
+export function writeRunData(
+  out: PathText,
+  runs: Int32Array,
+  order: Int32Array,
+  count: number,
+  precision: number,
+): void {
+  const scale = POWERS[precision]!;
+  const half = scale / 2;
+  // The current point, in units.
+  let x = 0;
+  let y = 0;
+  for (let n = 0; n < count; n++) {
+    const i = order[n]!;
+    const startX = runs[4 * i]! * scale + half;
+    const startY = runs[4 * i + 1]! * scale + half;
+    const endX = runs[4 * i + 2]! * scale + half;
+    const endY = runs[4 * i + 3]! * scale + half;
+    writeMove(out, startX, startY, startX - x, startY - y, n === 0, precision);
+    x = startX;
+    y = startY;
+    if (endX === startX && endY === startY) out.command(LETTER_z);
+    else if (endY === startY) {
+      out.command(LETTER_h);
+      out.number(endX - startX, precision);
+      x = endX;
+    } else {
+      out.command(LETTER_v);
+      out.number(endY - startY, precision);
+      y = endY;
+    }
+  }
+}
+
+/**
  * Appends SVG path data for `commands`: absolute first move-to, relative everything else (small
  * numbers are shorter), "h"/"v" for axis-aligned lines, repeated letters omitted. Later sub-paths
  * move relative to where the previous one closed when that is shorter. Relative offsets come from
@@ -196,13 +257,7 @@ export function writePathData(out: PathText, commands: readonly PathCommand[], p
         const absY = Math.round(c[2] * scale);
         const relX = Math.round((c[1] - x) * scale);
         const relY = Math.round((c[2] - y) * scale);
-        const relative =
-          last !== 0 &&
-          printedUnits(relX, precision) + printedUnits(relY, precision) <
-            printedUnits(absX, precision) + printedUnits(absY, precision);
-        out.command(relative ? LETTER_m : LETTER_M);
-        out.number(relative ? relX : absX, precision);
-        out.number(relative ? relY : absY, precision);
+        writeMove(out, absX, absY, relX, relY, last === 0, precision);
         last = LETTER_m;
         x = startX = c[1];
         y = startY = c[2];

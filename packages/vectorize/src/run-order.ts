@@ -81,22 +81,17 @@ export function nearestFirstOrder(runs: Int32Array, count: number): Int32Array {
   const cellCount = int32Scratch('run order cell counts', columns * rows).fill(0);
   const slots = int32Scratch('run order slots', count);
   const slotOf = int32Scratch('run order slot of run', count);
-  // The start of the run in each slot, beside it: the search reads these cell by cell.
-  const slotX = int32Scratch('run order slot x', count);
-  const slotY = int32Scratch('run order slot y', count);
   for (let i = 0; i < count; i++) {
     const c = cellOf[i]!;
     const slot = cellStart[c]! + cellCount[c]!++;
     slots[slot] = i;
     slotOf[i] = slot;
-    slotX[slot] = runs[4 * i]!;
-    slotY[slot] = runs[4 * i + 1]!;
   }
   const taken = int32Scratch('run order taken', count).fill(0);
   let firstLeft = 0;
   let current = 0;
   for (let n = 0; n < count; n++) {
-    if (n > 0) current = nearestRun(runs, current, left, top, columns, rows, cellStart, cellCount, slots, slotX, slotY);
+    if (n > 0) current = nearestRun(runs, current, left, top, columns, rows, cellStart, cellCount, slots);
     if (current < 0) {
       while (taken[firstLeft]) firstLeft++;
       current = firstLeft;
@@ -108,8 +103,6 @@ export function nearestFirstOrder(runs: Int32Array, count: number): Int32Array {
     const moved = slots[lastSlot]!;
     const freed = slotOf[current]!;
     slots[freed] = moved;
-    slotX[freed] = slotX[lastSlot]!;
-    slotY[freed] = slotY[lastSlot]!;
     slotOf[moved] = freed;
   }
   return order;
@@ -154,8 +147,6 @@ function nearestRun(
   cellStart: Int32Array,
   cellCount: Int32Array,
   slots: Int32Array,
-  slotX: Int32Array,
-  slotY: Int32Array,
 ): number {
   const x = runs[4 * from + 2]!;
   const y = runs[4 * from + 3]!;
@@ -180,8 +171,8 @@ function nearestRun(
         const c = gy * columns + gx;
         const end = cellStart[c]! + cellCount[c]!;
         for (let s = cellStart[c]!; s < end; s++) {
-          const dx = slotX[s]! - x;
-          const dy = slotY[s]! - y;
+          const dx = runs[4 * slots[s]!]! - x;
+          const dy = runs[4 * slots[s]! + 1]! - y;
           const length = moveLength(dx, dy);
           const distance = Math.abs(dx) + Math.abs(dy);
           if (best < 0 || nearer(length, distance, slots[s]!, bestLength, bestDistance, slots[best]!)) {

@@ -1,4 +1,4 @@
-import { PathText, printedUnits, shortDecimal, writePathData } from './path-text.ts';
+import { PathText, shortDecimal, writePathData, writeRunData } from './path-text.ts';
 import { nearestFirstOrder } from './run-order.ts';
 import type { PathCommand, RgbaColor, VectorPath } from './types.ts';
 
@@ -86,7 +86,8 @@ export function svgDocument(
     }
     if (!split || split.runs === 0) continue;
     out.text('\n<path d="');
-    writeRuns(out, nearestFirstOrder(runPixels, split.runs), split.runs, Math.max(1, options.precision));
+    const order = nearestFirstOrder(runPixels, split.runs);
+    writeRunData(out, runPixels, order, split.runs, Math.max(1, options.precision));
     out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
   }
   out.text('\n</svg>\n');
@@ -102,7 +103,7 @@ export function svgDocument(
  * zero-length sub-paths; chromium and resvg render it so). One pixel wide and taller, a vertical
  * line. The geometry, and the crisp render, are the same. Holes (anticlockwise) stay in the fill.
  * Most sub-paths of a screenshot's snapped text are such rectangles, most of them single pixels.
- * Returns the other sub-paths (the fill) and how many runs it put in runPixels (writeRuns writes
+ * Returns the other sub-paths (the fill) and how many runs it put in runPixels (writeRunData writes
  * them); undefined when there are no runs.
  */
 function splitRuns(commands: readonly PathCommand[]): { fills: PathCommand[]; runs: number } | undefined {
@@ -129,51 +130,6 @@ function splitRuns(commands: readonly PathCommand[]): { fills: PathCommand[]; ru
   }
   if (!fills || start !== commands.length) return undefined;
   return { fills, runs: count };
-}
-
-const LETTER_M = 77;
-const LETTER_m = 109;
-const LETTER_h = 104;
-const LETTER_v = 118;
-const LETTER_z = 122;
-
-/**
- * Writes the runs splitRuns found (in runPixels), in `order`, as writePathData writes the same
- * commands (a move to the first pixel's centre, then "z", "h" or "v" to the last's), without
- * making them: a screenshot has thousands.
- */
-function writeRuns(out: PathText, order: Int32Array, count: number, precision: number): void {
-  const scale = 10 ** precision;
-  const half = scale / 2;
-  // The current point, in units of 10^-precision.
-  let x = 0;
-  let y = 0;
-  for (let n = 0; n < count; n++) {
-    const i = order[n]!;
-    const startX = runPixels[4 * i]! * scale + half;
-    const startY = runPixels[4 * i + 1]! * scale + half;
-    const endX = runPixels[4 * i + 2]! * scale + half;
-    const endY = runPixels[4 * i + 3]! * scale + half;
-    const relative =
-      n > 0 &&
-      printedUnits(startX - x, precision) + printedUnits(startY - y, precision) <
-        printedUnits(startX, precision) + printedUnits(startY, precision);
-    out.command(relative ? LETTER_m : LETTER_M);
-    out.number(relative ? startX - x : startX, precision);
-    out.number(relative ? startY - y : startY, precision);
-    x = startX;
-    y = startY;
-    if (endX === startX && endY === startY) out.command(LETTER_z);
-    else if (endY === startY) {
-      out.command(LETTER_h);
-      out.number(endX - startX, precision);
-      x = endX;
-    } else {
-      out.command(LETTER_v);
-      out.number(endY - startY, precision);
-      y = endY;
-    }
-  }
 }
 
 /** The runs splitRuns found, four numbers each (reused: documents are written one at a time). */
