@@ -32,7 +32,12 @@ export async function ocrWords(
       .png()
       .toBuffer();
     writeFileSync(file, png);
-    const run = spawnSync('tesseract', [file, 'stdout', '--psm', '11', '-l', 'eng', 'tsv'], { encoding: 'utf8' });
+    // One thread: tesseract's OpenMP threads spin on a small page (measured on 2 cores: several
+    // times the system time, and the benchmark's OCR 2x slower), and runs are short and many.
+    const run = spawnSync('tesseract', [file, 'stdout', '--psm', '11', '-l', 'eng', 'tsv'], {
+      encoding: 'utf8',
+      env: { ...process.env, OMP_THREAD_LIMIT: '1' },
+    });
     if (run.error) throw new Error(`tesseract could not run (${run.error.message}): apt-get install tesseract-ocr`);
     // TSV: level, page, block, par, line, word, left, top, width, height, conf, text.
     const words: string[] = [];
