@@ -44,7 +44,7 @@ async function run(file: string, waitForReady: boolean): Promise<void> {
   await app.close();
   const warm = [...times.slice(1)].sort((a, b) => a - b)[2]!;
   console.log(
-    `${file.padEnd(26)} ${waitForReady ? 'after /readyz' : 'at once     '}  ready after ${readyMs.toFixed(0).padStart(5)} ms  first ${times[0]!.toFixed(1).padStart(7)} ms  warm median ${warm.toFixed(1).padStart(6)} ms  first/warm ${(times[0]! / warm).toFixed(2)}`,
+    `${file.padEnd(26)} ${waitForReady ? 'after /readyz' : 'at once     '}  ready after ${readyMs.toFixed(0).padStart(5)} ms  first ${times[0]!.toFixed(1).padStart(7)} ms  warm median ${warm.toFixed(1).padStart(6)} ms  first/warm ${(times[0]! / warm).toFixed(2)} [${times.map((t) => t.toFixed(1)).join(' ')}]`,
   );
 }
 

@@ -7,7 +7,7 @@ describe('warm-up samples', () => {
     const engines = warmUpSamples().map(
       ({ picture }) => vectorize({ ...picture, data: picture.data.slice() }).engineUsed,
     );
-    expect(engines).toEqual(['spline', 'pixel-exact', 'pixel-exact', 'spline', 'spline']);
+    expect(engines).toEqual(['spline', 'pixel-exact', 'pixel-exact', 'spline', 'spline', 'spline']);
   });
 
   it('include a flat logo with sharp corners and long curves that the spline engine fits', () => {
@@ -16,5 +16,14 @@ describe('warm-up samples', () => {
     // Ring (outer and hole), star and band: each a separate shape, the band and ring curved.
     expect(traced.paths.length).toBeGreaterThanOrEqual(4);
     expect(traced.svg).toMatch(/[cq]/i);
+  });
+
+  it('include a badge on a clear background, traced with its soft edges in alpha', () => {
+    const badge = warmUpSamples()[5]!.picture;
+    const traced = vectorize({ ...badge, data: badge.data.slice() });
+    // The corners stay clear (no background shape), and the soft edge gives translucent shapes.
+    expect(traced.paths.every((path) => path.color.a > 0)).toBe(true);
+    expect(traced.paths.some((path) => path.color.a > 0 && path.color.a < 255)).toBe(true);
+    expect(traced.svg).not.toMatch(/<path d="M0 0h176v176h-176z"/);
   });
 });
