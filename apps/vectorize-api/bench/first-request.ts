@@ -1,10 +1,14 @@
 /**
  * The first request after start against warm ones, over HTTP in process: the service is started,
  * waited on until /readyz says ready (its tracing threads warmed up), then sent the same upload six
- * times; and again without waiting for readiness, as a client that comes too early would.
+ * times; and again without waiting for readiness, as a client that comes too early would. Each
+ * run is a process of its own, as a service is: apps started and closed before it in the same
+ * process leave garbage whose collection lands on later requests.
  *
  *   npx tsx apps/vectorize-api/bench/first-request.ts [fixture paths under packages/vectorize/fixtures/]
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createLogger } from '@trove/service-kit';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +17,7 @@ import { readConfig } from '../src/config.ts';
 
 const FIXTURES = new URL('../../../packages/vectorize/fixtures/', import.meta.url);
 const DEFAULT_FILES = ['real/diagram-states.png', 'logo-aa-256.png'];
-const FILES = process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_FILES;
+const CHILD_RUN = '--run';
 
 async function post(app: FastifyInstance, bytes: Buffer): Promise<number> {
   const form = new FormData();
@@ -34,8 +38,9 @@ async function post(app: FastifyInstance, bytes: Buffer): Promise<number> {
 async function run(file: string, waitForReady: boolean): Promise<void> {
   const bytes = readFileSync(new URL(file, FIXTURES));
   const config = readConfig({ ...process.env, TRACE_WORKERS: '1', LOG_LEVEL: 'silent' });
-  const app = await buildVectorizeApp(config, createLogger({ service: 'bench', level: 'silent', format: 'json' }));
+  // Timed from before the build: the warm-up starts there, and part of it runs synchronously.
   const started = performance.now();
+  const app = await buildVectorizeApp(config, createLogger({ service: 'bench', level: 'silent', format: 'json' }));
   if (waitForReady)
     while ((await app.inject('/readyz')).statusCode !== 200) await new Promise((r) => setTimeout(r, 10));
   const readyMs = performance.now() - started;
@@ -48,7 +53,11 @@ async function run(file: string, waitForReady: boolean): Promise<void> {
   );
 }
 
-for (const file of FILES) {
-  await run(file, true);
-  await run(file, false);
-}
+if (process.argv[2] === CHILD_RUN) await run(process.argv[3]!, process.argv[4] === 'ready');
+else
+  for (const file of process.argv.length > 2 ? process.argv.slice(2) : DEFAULT_FILES)
+    for (const mode of ['ready', 'at-once']) {
+      const child = fork(import.meta.filename, [CHILD_RUN, file, mode]);
+      const [code] = await once(child, 'exit');
+      if (code !== 0) throw new Error(`the run for ${file} (${mode}) exited with ${code}`);
+    }

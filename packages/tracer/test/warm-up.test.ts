@@ -24,6 +24,6 @@ describe('warm-up samples', () => {
     // The corners stay clear (no background shape), and the soft edge gives translucent shapes.
     expect(traced.paths.every((path) => path.color.a > 0)).toBe(true);
     expect(traced.paths.some((path) => path.color.a > 0 && path.color.a < 255)).toBe(true);
-    expect(traced.svg).not.toMatch(/<path d="M0 0h176v176h-176z"/);
+    expect(traced.svg).not.toMatch(/<path d="M0 0h512v512h-512z"/);
   });
 });

@@ -43,11 +43,11 @@ export function warmUpSamples(): WarmUpSample[] {
   // An anti-aliased logo (flat shapes, soft edges, long curved outlines): the spline engine's
   // large clusters, adjacency lists and curve fitting, which the gradient barely reaches. Measured
   // without it, the first upload of a 256 px logo after readiness took 2.7-4.9x a warm one.
+  const paper = [255, 255, 255];
+  const mix = (ink: number[], share: number, under: number[]) => ink.map((c, i) => c * share + under[i]! * (1 - share));
+  const logoShapes = discAndRing(112, 60, [80, 96]);
   const logo = image(224, 224, (x, y) => {
-    const [disc, ring] = discAndRing(x, y, 112, 60, [80, 96]);
-    const paper = [255, 255, 255];
-    const mix = (ink: number[], share: number, under: number[]) =>
-      ink.map((c, i) => c * share + under[i]! * (1 - share));
+    const [disc, ring] = logoShapes(x, y);
     // A shaded disc: past 32 colours, and not a diagram, so auto takes the spline engine after
     // the full fine-detail check (an unshaded one went pixel-exact).
     const color = mix([200 - (y >> 2), 30 + (y >> 3), 45], disc / 16, mix([20, 60, 140], ring / 16, paper));
@@ -64,42 +64,71 @@ export function warmUpSamples(): WarmUpSample[] {
 }
 
 /**
- * A shaded badge on a clear background, its edges soft in alpha (icons and logos exported with
+ * A shaded badge on a clear background with a soft shadow (icons and logos exported with
  * transparency): the spline engine's alpha clusters, which the opaque samples leave cold. Without
  * it the first upload of a 512 px transparent emblem after readiness took 1.4-2.4x a warm one.
+ * It is 512 px, a common icon size and larger than the other samples, so that the tracing
+ * thread's reused arrays (vectorize's scratch pool) are that large before the first request: at
+ * 176 px the first 512 px upload still took 1.3-1.6x a warm one, spent getting fresh memory. At
+ * this size 1-px soft edges are merged away; the 24-px shadow keeps translucent shapes.
  */
 function clearBadge(): RgbaImage {
-  return image(176, 176, (x, y) => {
-    const [disc, ring] = discAndRing(x, y, 88, 48, [60, 80]);
+  const [centre, outer] = [256, 233];
+  const shapes = discAndRing(centre, 140, [175, outer]);
+  const shadowColor = [60, 40, 20];
+  return image(512, 512, (x, y) => {
+    const [disc, ring] = shapes(x, y);
     const cover = (disc + ring) / 16;
-    if (cover === 0) return [0, 0, 0, 0];
-    const color = disc >= ring ? [210 - (y >> 1), 40 + (x >> 2), 50] : [250, 190, 20];
-    return [...color, Math.round(cover * 255)];
+    const color = disc >= ring ? [210 - (y >> 2), 40 + (x >> 3), 50] : [250, 190, 20];
+    const fromEdge = Math.hypot(x + 0.5 - centre, y + 0.5 - centre) - outer;
+    const shadow = 0.45 * Math.min(1, Math.max(0, 1 - fromEdge / 24)) * (1 - cover);
+    const alpha = cover + shadow;
+    if (alpha === 0) return [0, 0, 0, 0];
+    const over = color.map((c, i) => (c * cover + shadowColor[i]! * shadow) / alpha);
+    return [...over.map(Math.round), Math.round(alpha * 255)];
   });
 }
 
-/**
- * Of pixel (x, y)'s 16 sample points (4 x 4), how many lie in the disc of radius `radius` about
- * (centre, centre), and how many in the ring between the radii `ring` about it.
- */
-function discAndRing(x: number, y: number, centre: number, radius: number, ring: [number, number]): [number, number] {
-  let inDisc = 0;
-  let inRing = 0;
-  for (let s = 0; s < 16; s++) {
-    const d = Math.hypot(x + ((s & 3) + 0.5) / 4 - centre, y + ((s >> 2) + 0.5) / 4 - centre);
-    if (d < radius) inDisc++;
-    else if (d > ring[0] && d < ring[1]) inRing++;
-  }
-  return [inDisc, inRing];
+/** Pixel (x, y)'s 16 sample points (4 x 4), counted by the ink `inkAt` gives each: counts[ink], of `inks`. */
+function coverage(x: number, y: number, inks: number, inkAt: (px: number, py: number) => number): number[] {
+  const counts = new Array<number>(inks).fill(0);
+  for (let s = 0; s < 16; s++) counts[inkAt(x + ((s & 3) + 0.5) / 4, y + ((s >> 2) + 0.5) / 4)]!++;
+  return counts;
 }
 
-/** Inside the triangle a-b-c (either winding). */
-function inTriangle(x: number, y: number, [ax, ay, bx, by, cx, cy]: number[]): boolean {
-  const side = (px: number, py: number, qx: number, qy: number) => (qx - px) * (y - py) - (qy - py) * (x - px);
-  const d1 = side(ax!, ay!, bx!, by!);
-  const d2 = side(bx!, by!, cx!, cy!);
-  const d3 = side(cx!, cy!, ax!, ay!);
-  return (d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0);
+/**
+ * For a pixel (x, y): of its 16 sample points, how many lie in the disc of radius `radius` about
+ * (centre, centre), and how many in the ring between the radii `ring` about it.
+ */
+function discAndRing(centre: number, radius: number, ring: [number, number]) {
+  const inkAt = (px: number, py: number) => {
+    const d = Math.hypot(px - centre, py - centre);
+    return d < radius ? 1 : d > ring[0] && d < ring[1] ? 2 : 0;
+  };
+  return (x: number, y: number): [number, number] => {
+    // Every sample point lies within 0.71 of the pixel's centre: a pixel a whole unit clear of
+    // each edge is all one ink, which keeps drawing a large badge cheap.
+    const d = Math.hypot(x + 0.5 - centre, y + 0.5 - centre);
+    if (Math.abs(d - radius) >= 1 && Math.abs(d - ring[0]) >= 1 && Math.abs(d - ring[1]) >= 1) {
+      const ink = inkAt(x + 0.5, y + 0.5);
+      return [ink === 1 ? 16 : 0, ink === 2 ? 16 : 0];
+    }
+    const counts = coverage(x, y, 3, inkAt);
+    return [counts[1]!, counts[2]!];
+  };
+}
+
+/** Inside the triangle whose corners are (t[0], t[1]), (t[2], t[3]) and (t[4], t[5]), either winding. */
+function inTriangle(x: number, y: number, t: number[]): boolean {
+  let positive = 0;
+  let negative = 0;
+  for (let i = 0; i < 6; i += 2) {
+    const j = (i + 2) % 6;
+    const side = (t[j]! - t[i]!) * (y - t[i + 1]!) - (t[j + 1]! - t[i + 1]!) * (x - t[i]!);
+    if (side > 0) positive++;
+    else if (side < 0) negative++;
+  }
+  return positive === 0 || negative === 0;
 }
 
 /**
@@ -121,19 +150,15 @@ function flatLogo(): RgbaImage {
     [130, 90, 210],
     [40, 80, 130],
   ];
+  const inkAt = (px: number, py: number) => {
+    const d = Math.hypot(px - 84, py - 96);
+    const wave = 196 + 10 * Math.sin(px / 30);
+    if (inTriangle(px, py, up) || inTriangle(px, py, down)) return 2;
+    if (d > 28 && d < 62) return 1;
+    return py > wave && py < wave + 26 && px > 16 && px < 224 ? 3 : 0;
+  };
   return image(240, 240, (x, y) => {
-    const cover = [0, 0, 0, 0];
-    for (let s = 0; s < 16; s++) {
-      const px = x + ((s & 3) + 0.5) / 4;
-      const py = y + ((s >> 2) + 0.5) / 4;
-      const d = Math.hypot(px - 84, py - 96);
-      const wave = 196 + 10 * Math.sin(px / 30);
-      let ink = 0;
-      if (inTriangle(px, py, up) || inTriangle(px, py, down)) ink = 2;
-      else if (d > 28 && d < 62) ink = 1;
-      else if (py > wave && py < wave + 26 && px > 16 && px < 224) ink = 3;
-      cover[ink]!++;
-    }
+    const cover = coverage(x, y, inks.length, inkAt);
     const color = [0, 1, 2].map((c) => inks.reduce((sum, ink, i) => sum + ink[c]! * cover[i]!, 0) / 16);
     return [...color.map(Math.round), 255];
   });
