@@ -21,7 +21,7 @@ describe('warm-up samples', () => {
   it('include a badge on a clear background, traced with its soft edges in alpha', () => {
     const badge = warmUpSamples()[5]!.picture;
     const traced = vectorize({ ...badge, data: badge.data.slice() });
-    // The corners stay clear (no background shape), and the soft edge gives translucent shapes.
+    // The corners stay clear (no background shape), and the soft shadow gives translucent shapes.
     expect(traced.paths.every((path) => path.color.a > 0)).toBe(true);
     expect(traced.paths.some((path) => path.color.a > 0 && path.color.a < 255)).toBe(true);
     expect(traced.svg).not.toMatch(/<path d="M0 0h512v512h-512z"/);
