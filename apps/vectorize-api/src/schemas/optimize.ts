@@ -24,7 +24,7 @@ export const optimizeResponseSchema = {
       type: 'integer',
       minimum: 0,
       description:
-        'elements, attributes, CSS rules and processing instructions removed because they referenced something outside the document (anything but #id or an embedded data:image raster) or could run script; removed with every preset, none included',
+        'elements, attributes, CSS rules, outside url()s and processing instructions removed because they referenced something outside the document (anything but #id or an embedded data:image raster) or could run script; removed with every preset, none included. An outside url() gives way to its fallback (url(...) #f00 becomes #f00), or else to none, as in a browser that cannot load it',
     },
   },
 } as const;

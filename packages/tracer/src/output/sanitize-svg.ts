@@ -46,6 +46,11 @@ const RASTER_DATA = /^data:image\/(?:png|jpe?g|gif|webp|bmp|avif|x-icon|vnd\.mic
 const CSS_FETCHING =
   /(?:^|[^\w-])(?:-webkit-|-moz-)?(?:image-set|image|src|cross-fade|element|expression)\s*\(|-moz-binding|behavior\s*:|(?:java|vb)script:/i;
 const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)/gi;
+/**
+ * url() with the space or list comma after it, and a look at the rest of the value (a fallback,
+ * `!important`, or nothing).
+ */
+const OUTSIDE_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)(\s*,?\s*)(?=([^;}]*))/gi;
 const CSS_IMPORT = /@import[^;{}]*(?:;|$)/gi;
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
@@ -85,12 +90,27 @@ function linkIsSafe(value: string): boolean {
   return isFragment(target) || RASTER_DATA.test(compact(target));
 }
 
-/** A style attribute without its unsafe declarations; counts them. */
+/**
+ * A CSS value or declaration with its outside url()s taken out (withoutOutsideUrls), or null when
+ * something unsafe is left (an escaped or fetching function, script): it then goes as a whole.
+ * Counts one removal per url() taken out, or one for the whole.
+ */
+function cleanCss(css: string, count: () => void): string | null {
+  if (!cssIsUnsafe(css)) return css;
+  let urls = 0;
+  const cleaned = withoutOutsideUrls(css, () => urls++);
+  const safe = cleaned.trim() !== '' && !cssIsUnsafe(cleaned);
+  for (let i = 0; i < (safe ? urls : 1); i++) count();
+  return safe ? cleaned : null;
+}
+
+/** A style attribute without its unsafe declarations or outside url()s; counts them. */
 function cleanDeclarations(style: string, count: () => void): string {
+  if (!cssIsUnsafe(style)) return style;
   const kept: string[] = [];
   for (const declaration of style.split(';')) {
-    if (cssIsUnsafe(declaration)) count();
-    else if (declaration.trim()) kept.push(declaration.trim());
+    const cleaned = cleanCss(declaration, count);
+    if (cleaned?.trim()) kept.push(cleaned.trim());
   }
   return kept.join(';');
 }
@@ -104,33 +124,45 @@ function cleanSheet(sheet: string, count: () => void): string | null {
     count();
     return '';
   });
-  cleaned = cleaned.replace(CSS_URL, (whole, double?: string, single?: string, bare?: string) => {
+  cleaned = withoutOutsideUrls(cleaned, count);
+  return cssIsUnsafe(cleaned) ? null : cleaned;
+}
+
+/**
+ * CSS text with each outside url() taken out the way a browser that cannot load it falls back:
+ * followed by a comma (a cursor or background list), the list goes on without it; followed by a
+ * fallback (`url(...) red`), the fallback stays; alone, it becomes `none`. So a paint server that
+ * never loads paints nothing, as in a browser, instead of the default black.
+ */
+function withoutOutsideUrls(css: string, count: () => void): string {
+  return css.replace(OUTSIDE_URL, (whole, double?: string, single?: string, bare?: string, after = '', rest = '') => {
     if (isFragment(double ?? single ?? bare ?? '')) return whole;
     count();
-    return 'none';
+    if (after.includes(',')) return '';
+    const fallback = rest.trim();
+    return fallback === '' || fallback.startsWith('!') ? `none${after && ' '}` : '';
   });
-  return cssIsUnsafe(cleaned) ? null : cleaned;
+}
+
+/** An attribute's value with what is unsafe taken out, or null to remove it; counts removals. */
+function cleanAttribute(name: string, value: string, count: () => void): string | null {
+  const local = localName(name);
+  const link = local === 'href' || local === 'src';
+  if (local.startsWith('on') || name === 'xml:base' || (link && !linkIsSafe(value))) {
+    count();
+    return null;
+  }
+  if (link) return value;
+  if (local === 'style') return cleanDeclarations(value, count) || null;
+  return cleanCss(value, count);
 }
 
 function cleanAttributes(node: XastElement, count: () => void): void {
   for (const [name, value] of Object.entries(node.attributes)) {
-    const local = localName(name);
     if (name.startsWith('xmlns')) continue;
-    let unsafe: boolean;
-    if (local.startsWith('on') || name === 'xml:base') unsafe = true;
-    else if (local === 'href' || local === 'src') unsafe = !linkIsSafe(value);
-    else if (local === 'style') {
-      const cleaned = cleanDeclarations(value, count);
-      if (cleaned !== value.trim()) {
-        if (cleaned) node.attributes[name] = cleaned;
-        else delete node.attributes[name];
-      }
-      continue;
-    } else unsafe = cssIsUnsafe(value);
-    if (unsafe) {
-      delete node.attributes[name];
-      count();
-    }
+    const cleaned = cleanAttribute(name, value, count);
+    if (cleaned === null) delete node.attributes[name];
+    else if (cleaned !== value) node.attributes[name] = cleaned.trim();
   }
 }
 
