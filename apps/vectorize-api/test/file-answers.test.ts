@@ -98,6 +98,37 @@ describe('files as files', () => {
     expect(formatFromAccept('image/svg+xml;q=0')).toBeUndefined();
   });
 
+  it('/v1/optimize answers the optimised file for Accept: image/svg+xml or download, JSON otherwise', async () => {
+    const drawing = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="url(http://x.example/p#g) #0a0"/></svg>',
+    );
+    const optimize = async (fields: Record<string, string>, accept?: string, query = '') => {
+      const body = await multipart(fields, { bytes: drawing, name: 'drawing.svg' });
+      const headers: Record<string, string> = { ...body.headers, ...(accept ? { accept } : {}) };
+      return app.inject({ method: 'POST', url: `/v1/optimize${query}`, payload: body.payload, headers });
+    };
+    const json = await optimize({}, '*/*');
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    const { svg, original_size, unsafe_removed } = json.json();
+    expect(unsafe_removed).toBe(1);
+    for (const response of [
+      await optimize({}, 'image/svg+xml'),
+      await optimize({}, undefined, '?download=1'),
+      await optimize({ download: 'true' }),
+    ]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(response.headers['content-disposition']).toBe('attachment; filename="drawing.svg"');
+      expect(response.headers['x-original-size']).toBe(String(original_size));
+      expect(response.headers['x-unsafe-removed']).toBe('1');
+      expect(response.body).toBe(svg);
+    }
+    expect((await optimize({ download: 'maybe' })).statusCode).toBe(400);
+    const operation = (await app.inject('/v1/openapi.json')).json().paths['/v1/optimize'].post;
+    expect(Object.keys(operation.responses['200'].content)).toEqual(['application/json', 'image/svg+xml']);
+    expect(operation.requestBody.content['multipart/form-data'].schema.properties.download).toBeDefined();
+  });
+
   it('documents both in the OpenAPI description', async () => {
     const document = (await app.inject('/v1/openapi.json')).json();
     const operation = document.paths['/v1/vectorize'].post;

@@ -86,10 +86,27 @@ export function chooseAnswer(
   }
   const named = fields.format ? fields : params;
   const explicit = named.format ? enumField(named, 'format', OUTPUT_FORMATS, 'svg') : undefined;
-  const download = booleanField(params, 'download', false) || booleanField(fields, 'download', false);
+  const download = downloadAsked(fields, params);
   const fromAccept = formatFromAccept(accept);
   const format = explicit ?? fromAccept ?? 'svg';
   return { format, file: format !== 'svg' || download || fromAccept === 'svg' };
+}
+
+/**
+ * For answers that are always SVG (`/v1/optimize`): whether the file itself was asked for, by the
+ * Accept header or `download` (query or form); else JSON.
+ */
+export function svgFileAsked(
+  fields: Record<string, string>,
+  query: Record<string, string | undefined>,
+  accept: string | undefined,
+): boolean {
+  const download = downloadAsked(fields, cleaned(query));
+  return download || formatFromAccept(accept) === 'svg';
+}
+
+function downloadAsked(fields: Record<string, string>, query: Record<string, string>): boolean {
+  return booleanField(query, 'download', false) || booleanField(fields, 'download', false);
 }
 
 function cleaned(query: Record<string, string | undefined>): Record<string, string> {

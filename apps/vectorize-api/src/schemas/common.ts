@@ -14,3 +14,12 @@ export const uploadErrorResponses = {
   413: { ...errorRef, description: 'the upload (or the image, in pixels) is over the limit' },
   415: { ...errorRef, description: 'not multipart/form-data, or a file of an unsupported type' },
 } as const;
+
+/** A file answer's body, for the OpenAPI document (sent as bytes, never serialised). */
+export const fileBody = { schema: { type: 'string', format: 'binary' } } as const;
+
+/** The query parameter that asks for the file itself instead of JSON. */
+export const downloadQuery = {
+  type: 'string',
+  description: 'true/1/yes/on: answer the file itself, with Content-Disposition: attachment',
+} as const;

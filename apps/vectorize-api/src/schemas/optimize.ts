@@ -1,5 +1,5 @@
 import { MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '@trove/tracer';
-import { uploadErrorResponses } from './common.ts';
+import { downloadQuery, fileBody, uploadErrorResponses } from './common.ts';
 
 export const optimizeFormSchema = {
   type: 'object',
@@ -9,6 +9,12 @@ export const optimizeFormSchema = {
     preset: { type: 'string', enum: [...OPTIMIZE_PRESETS], default: 'default' },
     multipass: { type: 'boolean', default: false },
     multipass_iterations: { type: 'integer', minimum: 1, maximum: MAX_MULTIPASS_ITERATIONS, default: 10 },
+    download: {
+      type: 'boolean',
+      default: false,
+      description:
+        'answer the optimised SVG file itself (image/svg+xml, Content-Disposition: attachment) instead of JSON',
+    },
   },
 } as const;
 
@@ -30,8 +36,37 @@ export const optimizeResponseSchema = {
 } as const;
 
 export const optimizeRouteSchema = {
-  summary: 'Optimise an SVG document with svgo',
+  summary: 'Optimise an SVG document with svgo (JSON or the file)',
+  description:
+    'JSON is the default answer. The optimised SVG file itself comes back, with `Content-Disposition: attachment; filename="<upload name>.svg"`, for `Accept: image/svg+xml` (named explicitly, above application/json; `*/*` keeps JSON) or with `download=1` (query or form). File answers carry `X-Original-Size` and `X-Unsafe-Removed`; the optimised size is the Content-Length.',
   tags: ['optimize'],
   consumes: ['multipart/form-data'],
-  response: { 200: optimizeResponseSchema, ...uploadErrorResponses },
+  produces: ['application/json', 'image/svg+xml'],
+  querystring: { type: 'object', properties: { download: downloadQuery } },
+  headers: {
+    type: 'object',
+    properties: {
+      accept: {
+        type: 'string',
+        description:
+          'image/svg+xml (named explicitly, above application/json) answers the file; anything else keeps JSON',
+      },
+    },
+  },
+  response: {
+    200: {
+      description:
+        'JSON, or the optimised SVG file (Accept: image/svg+xml or download) with Content-Disposition: attachment',
+      headers: {
+        'content-disposition': {
+          type: 'string',
+          description: 'file answers only: attachment; filename="<upload name>.svg"',
+        },
+        'x-original-size': { type: 'integer', description: 'file answers only: bytes uploaded' },
+        'x-unsafe-removed': { type: 'integer', description: 'file answers only: as unsafe_removed in the JSON answer' },
+      },
+      content: { 'application/json': { schema: optimizeResponseSchema }, 'image/svg+xml': fileBody },
+    },
+    ...uploadErrorResponses,
+  },
 } as const;

@@ -8,7 +8,7 @@ import {
   PRESETS,
   PROFILES,
 } from '@trove/vectorize';
-import { errorRef, uploadErrorResponses } from './common.ts';
+import { downloadQuery, errorRef, fileBody, uploadErrorResponses } from './common.ts';
 
 export const OUTPUT_FORMATS = ['svg', 'pdf', 'eps'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -91,8 +91,6 @@ export const vectorizeSvgResponseSchema = {
   },
 } as const;
 
-const fileBody = { schema: { type: 'string', format: 'binary' } } as const;
-
 export const vectorizeRouteSchema = {
   summary: 'Trace a raster image into SVG (JSON or the file), PDF or EPS',
   description:
@@ -108,10 +106,7 @@ export const vectorizeRouteSchema = {
         enum: [...OUTPUT_FORMATS],
         description: 'as the form field format (which wins when both are sent and agree; a conflict is a 400)',
       },
-      download: {
-        type: 'string',
-        description: 'true/1/yes/on: answer the file itself, with Content-Disposition: attachment',
-      },
+      download: downloadQuery,
     },
   },
   headers: {

@@ -3,6 +3,7 @@ import { DEFAULT_MULTIPASS_ITERATIONS, MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESET
 import type { FastifyPluginAsync } from 'fastify';
 import { booleanField, enumField, integerField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
 import { checkSvgText, svgText } from '../../input/svg-safety.ts';
+import { contentDisposition, FILE_TYPES, svgFileAsked } from '../../output/file-answer.ts';
 import { optimizeFormSchema, optimizeRouteSchema } from '../../schemas/optimize.ts';
 import { runForReply } from '../../tracing/run-for-reply.ts';
 
@@ -15,11 +16,12 @@ export interface OptimizeRouteOptions {
 
 const FORM_FIELDS = Object.keys(optimizeFormSchema.properties).filter((name) => name !== 'file');
 
-/** `POST /v1/optimize`: an SVG in, the optimised SVG and its size reduction out. */
+/** `POST /v1/optimize`: an SVG in, the optimised SVG and its size reduction out (JSON or the file). */
 export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (app, options) => {
   app.post('/v1/optimize', { schema: optimizeRouteSchema }, async (request, reply) => {
     const form = await readUploadForm(request, { maxFileBytes: options.maxUploadBytes, allowedFields: FORM_FIELDS });
     const { fields } = form;
+    const asFile = svgFileAsked(fields, request.query as Record<string, string>, request.headers.accept);
     const preset = enumField(fields, 'preset', OPTIMIZE_PRESETS, 'default');
     const multipass = booleanField(fields, 'multipass', false);
     const iterations = integerField(
@@ -40,6 +42,13 @@ export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (a
     const { svg } = result;
     const originalSize = form.file.length;
     const optimizedSize = Buffer.byteLength(svg);
+    if (asFile)
+      return reply
+        .type(FILE_TYPES.svg)
+        .header('content-disposition', contentDisposition(form.fileName, 'svg'))
+        .header('x-original-size', String(originalSize))
+        .header('x-unsafe-removed', String(result.removed))
+        .send(svg);
     return {
       svg,
       original_size: originalSize,
