@@ -60,6 +60,13 @@ export interface SvgDocumentOptions {
   crispEdges?: boolean;
 }
 
+/**
+ * The root of a pixel-aligned document: no anti-aliasing, square caps for the stroked runs, and
+ * no fill unless a path says so. Every fill path names its colour, and the stroked runs' paths then
+ * need no fill="none" each (0.7-2.4 % of a screenshot's or diagram's bytes).
+ */
+const CRISP_ROOT = ' shape-rendering="crispEdges" stroke-linecap="square" fill="none"';
+
 /** One buffer for every document a thread writes (tracing is synchronous). */
 const documentText = new PathText();
 
@@ -72,7 +79,7 @@ export function svgDocument(
   const out = documentText;
   out.clear();
   out.text(
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? ' shape-rendering="crispEdges" stroke-linecap="square"' : ''}>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"${options.crispEdges ? CRISP_ROOT : ''}>`,
   );
   for (const path of paths) {
     const opacity =
@@ -88,7 +95,7 @@ export function svgDocument(
     out.text('\n<path d="');
     const order = nearestFirstOrder(runPixels, split.runs);
     writeRunData(out, runPixels, order, split.runs, Math.max(1, options.precision));
-    out.text(`" fill="none" stroke="${hexColor(path.color)}"/>`);
+    out.text(`" stroke="${hexColor(path.color)}"/>`);
   }
   out.text('\n</svg>\n');
   return out.toString();

@@ -125,8 +125,10 @@ describe('pixel-exact engine', () => {
     });
     const { svg, paths } = vectorize(image, { engine: 'pixel-exact' });
     // Square caps: a run from its first pixel's centre to its last's, a speck a zero-length "z".
-    expect(svg).toContain('stroke-linecap="square"');
-    expect(svg).toContain('<path d="M1.5 1.5zm2 0h5m4 0v8" fill="none" stroke="#dc1e1e"/>');
+    // The root says fill="none" once; every filled path names its fill.
+    expect(svg).toMatch(/^<svg [^>]*stroke-linecap="square" fill="none">/);
+    expect(svg).toContain('<path d="M1.5 1.5zm2 0h5m4 0v8" stroke="#dc1e1e"/>');
+    expect(svg.match(/<path [^>]*>/g)?.filter((path) => !/ (fill|stroke)="#/.test(path))).toEqual([]);
     expect(svg).toContain('stroke="#1e3cc8"');
     // The path list (for PDF and EPS) keeps every region as a filled outline.
     expect(paths.every((path) => path.commands.at(-1)![0] === 'Z')).toBe(true);
