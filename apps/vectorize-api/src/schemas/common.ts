@@ -23,3 +23,8 @@ export const downloadQuery = {
   type: 'string',
   description: 'true/1/yes/on: answer the file itself, with Content-Disposition: attachment',
 } as const;
+
+/** The Accept request header, for the OpenAPI document: which types answer a file. */
+export function acceptHeader<Description extends string>(description: Description) {
+  return { type: 'object', properties: { accept: { type: 'string', description } } } as const;
+}

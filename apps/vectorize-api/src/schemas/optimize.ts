@@ -1,5 +1,5 @@
 import { MAX_MULTIPASS_ITERATIONS, OPTIMIZE_PRESETS } from '@trove/tracer';
-import { downloadQuery, fileBody, uploadErrorResponses } from './common.ts';
+import { acceptHeader, downloadQuery, fileBody, uploadErrorResponses } from './common.ts';
 
 export const optimizeFormSchema = {
   type: 'object',
@@ -43,16 +43,9 @@ export const optimizeRouteSchema = {
   consumes: ['multipart/form-data'],
   produces: ['application/json', 'image/svg+xml'],
   querystring: { type: 'object', properties: { download: downloadQuery } },
-  headers: {
-    type: 'object',
-    properties: {
-      accept: {
-        type: 'string',
-        description:
-          'image/svg+xml (named explicitly, above application/json) answers the file; anything else keeps JSON',
-      },
-    },
-  },
+  headers: acceptHeader(
+    'image/svg+xml (named explicitly, above application/json) answers the file; anything else keeps JSON',
+  ),
   response: {
     200: {
       description:

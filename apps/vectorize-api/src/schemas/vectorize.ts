@@ -8,7 +8,7 @@ import {
   PRESETS,
   PROFILES,
 } from '@trove/vectorize';
-import { downloadQuery, errorRef, fileBody, uploadErrorResponses } from './common.ts';
+import { acceptHeader, downloadQuery, errorRef, fileBody, uploadErrorResponses } from './common.ts';
 
 export const OUTPUT_FORMATS = ['svg', 'pdf', 'eps'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -109,16 +109,9 @@ export const vectorizeRouteSchema = {
       download: downloadQuery,
     },
   },
-  headers: {
-    type: 'object',
-    properties: {
-      accept: {
-        type: 'string',
-        description:
-          'image/svg+xml, application/pdf or application/postscript (named explicitly, above application/json) answer that file; anything else keeps the JSON default',
-      },
-    },
-  },
+  headers: acceptHeader(
+    'image/svg+xml, application/pdf or application/postscript (named explicitly, above application/json) answer that file; anything else keeps the JSON default',
+  ),
   response: {
     200: {
       description:
