@@ -80,6 +80,19 @@ describe('files as files', () => {
     expect((await post({}, { query: '?download=maybe' })).statusCode).toBe(400);
   });
 
+  it('refuses a query parameter the route does not take, or one sent twice, naming it', async () => {
+    const typo = await post({}, { query: '?downlaod=1' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().error).toBe('unknown query parameter "downlaod"; allowed: format, download');
+    const twice = await post({}, { query: '?download=1&download=0' });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error).toMatch(/download/);
+    const body = await multipart({}, { bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    const optimize = await app.inject({ method: 'POST', url: '/v1/optimize?format=svg', ...body });
+    expect(optimize.statusCode).toBe(400);
+    expect(optimize.json().error).toBe('unknown query parameter "format"; allowed: download');
+  });
+
   it('names files safely whatever the upload was called', () => {
     expect(contentDisposition('C:\\Users\\me\\scan.final.jpg', 'svg')).toBe('attachment; filename="scan.final.svg"');
     expect(contentDisposition('../../etc/passwd', 'pdf')).toBe('attachment; filename="passwd.pdf"');

@@ -77,10 +77,9 @@ export function formatFromAccept(header: string | undefined): OutputFormat | und
  */
 export function chooseAnswer(
   fields: Record<string, string>,
-  query: Record<string, string | undefined>,
+  params: Record<string, string>,
   accept: string | undefined,
 ): AnswerChoice {
-  const params = cleaned(query);
   if (fields.format && params.format && fields.format !== params.format) {
     throw badRequest(`format is "${fields.format}" in the form but "${params.format}" in the query; send one`);
   }
@@ -98,21 +97,14 @@ export function chooseAnswer(
  */
 export function svgFileAsked(
   fields: Record<string, string>,
-  query: Record<string, string | undefined>,
+  params: Record<string, string>,
   accept: string | undefined,
 ): boolean {
-  const download = downloadAsked(fields, cleaned(query));
-  return download || formatFromAccept(accept) === 'svg';
+  return downloadAsked(fields, params) || formatFromAccept(accept) === 'svg';
 }
 
 function downloadAsked(fields: Record<string, string>, query: Record<string, string>): boolean {
   return booleanField(query, 'download', false) || booleanField(fields, 'download', false);
-}
-
-function cleaned(query: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) if (typeof value === 'string') out[name] = value.trim();
-  return out;
 }
 
 /**
