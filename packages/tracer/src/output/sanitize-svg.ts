@@ -50,7 +50,7 @@ const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)/gi;
  * url() with the space or list comma after it, and a look at the rest of the value (a fallback,
  * `!important`, or nothing).
  */
-const OUTSIDE_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\s*\)(\s*,?\s*)(?=([^;}]*))/gi;
+const OUTSIDE_URL = new RegExp(String.raw`${CSS_URL.source}(\s*,?\s*)(?=([^;}]*))`, 'gi');
 const CSS_IMPORT = /@import[^;{}]*(?:;|$)/gi;
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
