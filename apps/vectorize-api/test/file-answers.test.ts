@@ -98,6 +98,8 @@ describe('files as files', () => {
     expect(contentDisposition('../../etc/passwd', 'pdf')).toBe('attachment; filename="passwd.pdf"');
     expect(contentDisposition('a"b\r\n.png', 'eps')).toBe('attachment; filename="ab.eps"');
     expect(contentDisposition(undefined, 'svg')).toBe('attachment; filename="vectorized.svg"');
+    expect(contentDisposition('logo.svg', 'min.svg')).toBe('attachment; filename="logo.min.svg"');
+    expect(contentDisposition(undefined, 'min.svg')).toBe('attachment; filename="optimized.min.svg"');
     expect(contentDisposition('logotipo-ñ.png', 'svg')).toBe(
       `attachment; filename="logotipo-_.svg"; filename*=UTF-8''logotipo-%C3%B1.svg`,
     );
@@ -131,7 +133,7 @@ describe('files as files', () => {
     ]) {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
-      expect(response.headers['content-disposition']).toBe('attachment; filename="drawing.svg"');
+      expect(response.headers['content-disposition']).toBe('attachment; filename="drawing.min.svg"');
       expect(response.headers['x-original-size']).toBe(String(original_size));
       expect(response.headers['x-unsafe-removed']).toBe('1');
       expect(response.body).toBe(svg);

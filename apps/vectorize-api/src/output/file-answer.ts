@@ -109,9 +109,11 @@ function downloadAsked(fields: Record<string, string>, query: Record<string, str
 
 /**
  * Content-Disposition for the file: the upload's name without its extension (and without any
- * folder a client sent), plus the format's; ASCII in `filename`, the exact name in `filename*`.
+ * folder a client sent), plus `extension` (the format's, or `min.svg` for an optimised SVG, so
+ * that saving it beside the original neither overwrites it nor, with `curl -OJ`, fails); ASCII in
+ * `filename`, the exact name in `filename*`.
  */
-export function contentDisposition(uploadName: string | undefined, format: OutputFormat): string {
+export function contentDisposition(uploadName: string | undefined, extension: OutputFormat | 'min.svg'): string {
   const base = (uploadName ?? '')
     .split(/[/\\]/)
     .pop()
@@ -119,7 +121,7 @@ export function contentDisposition(uploadName: string | undefined, format: Outpu
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must go
     .replace(/[\u0000-\u001f\u007f"]/g, '')
     .trim();
-  const name = `${base || 'vectorized'}.${format}`;
+  const name = `${base || (extension === 'min.svg' ? 'optimized' : 'vectorized')}.${extension}`;
   const ascii = name.replace(/[^\x20-\x7e]/g, '_');
   const header = `attachment; filename="${ascii}"`;
   return ascii === name ? header : `${header}; filename*=UTF-8''${encodeURIComponent(name)}`;

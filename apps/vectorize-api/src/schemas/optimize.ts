@@ -38,7 +38,7 @@ export const optimizeResponseSchema = {
 export const optimizeRouteSchema = {
   summary: 'Optimise an SVG document with svgo (JSON or the file)',
   description:
-    'JSON is the default answer. The optimised SVG file itself comes back, with `Content-Disposition: attachment; filename="<upload name>.svg"`, for `Accept: image/svg+xml` (named explicitly, above application/json; `*/*` keeps JSON) or with `download=1` (query or form). File answers carry `X-Original-Size` and `X-Unsafe-Removed`; the optimised size is the Content-Length.',
+    'JSON is the default answer. The optimised SVG file itself comes back, with `Content-Disposition: attachment; filename="<upload name>.min.svg"`, for `Accept: image/svg+xml` (named explicitly, above application/json; `*/*` keeps JSON) or with `download=1` (query or form). File answers carry `X-Original-Size` and `X-Unsafe-Removed`; the optimised size is the Content-Length.',
   tags: ['optimize'],
   consumes: ['multipart/form-data'],
   produces: ['application/json', 'image/svg+xml'],
@@ -53,7 +53,7 @@ export const optimizeRouteSchema = {
       headers: {
         'content-disposition': {
           type: 'string',
-          description: 'file answers only: attachment; filename="<upload name>.svg"',
+          description: 'file answers only: attachment; filename="<upload name>.min.svg"',
         },
         'x-original-size': { type: 'integer', description: 'file answers only: bytes uploaded' },
         'x-unsafe-removed': { type: 'integer', description: 'file answers only: as unsafe_removed in the JSON answer' },

@@ -48,7 +48,7 @@ export const optimizeRoutes: FastifyPluginAsync<OptimizeRouteOptions> = async (a
     if (asFile)
       return reply
         .type(FILE_TYPES.svg)
-        .header('content-disposition', contentDisposition(form.fileName, 'svg'))
+        .header('content-disposition', contentDisposition(form.fileName, 'min.svg'))
         .header('x-original-size', String(originalSize))
         .header('x-unsafe-removed', String(result.removed))
         .send(svg);
