@@ -67,7 +67,7 @@ describe('vectorize-api service endpoints', () => {
     expect(explorer.body).toMatch(/swagger/i);
   });
 
-  it('is not ready until its tracing threads are warm, and then the first trace costs about a warm one', async () => {
+  it('is not ready until its tracing threads are warm, and serves uploads that come earlier', async () => {
     const { buildVectorizeApp } = await import('../src/app.ts');
     const { readConfig } = await import('../src/config.ts');
     const fresh = await buildVectorizeApp(readConfig({ TRACE_WORKERS: '1' }), logger);
@@ -75,16 +75,15 @@ describe('vectorize-api service endpoints', () => {
       const early = await fresh.inject('/readyz');
       expect(early.statusCode).toBe(503);
       expect(early.json().checks['warm-up']).not.toBe('ok');
-      await untilReady(fresh);
+      // Not ready means "send traffic elsewhere if you can", not "refused": it queues beside the warm-up.
       const png = await encode(flatTestImage(), 'png');
-      const times: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const started = performance.now();
-        expect((await postForm(fresh, '/v1/vectorize', { engine: 'spline' }, { bytes: png })).statusCode).toBe(200);
-        times.push(performance.now() - started);
-      }
-      // Generous bound (a shared machine): an unwarmed first trace took several times a warm one.
-      expect(times[0]).toBeLessThan(4 * Math.min(...times.slice(1)) + 50);
+      const served = await postForm(fresh, '/v1/vectorize', { engine: 'spline' }, { bytes: png });
+      expect(served.statusCode).toBe(200);
+      expect(served.json().svg).toMatch(/^<svg/);
+      await untilReady(fresh);
+      expect((await fresh.inject('/readyz')).json().checks['warm-up']).toBe('ok');
+      // How long the first request after readiness takes against a warm one is a speed goal,
+      // measured by bench/first-request.ts in fresh processes, not timed here.
     } finally {
       await fresh.close();
     }

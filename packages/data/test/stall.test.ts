@@ -25,7 +25,8 @@ describe('the embedded database thread when it stops answering', () => {
     expect(await queued).toBe(err);
     const started = performance.now();
     const later = await db.sql.query('SELECT 1').catch((e) => e);
-    expect(performance.now() - started).toBeLessThan(50);
+    // At once, not after another stall period (500 ms): the bound is loose for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(250);
     expect(db.unavailable(later)).toMatchObject({
       statusCode: 503,
       dependency: 'database',

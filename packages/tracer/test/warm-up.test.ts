@@ -1,6 +1,6 @@
 import { vectorize } from '@trove/vectorize';
 import { describe, expect, it } from 'vitest';
-import { warmUpSamples } from '../src/pool/warm-up.ts';
+import { warmUp, warmUpSamples } from '../src/pool/warm-up.ts';
 
 describe('warm-up samples', () => {
   it('take each path auto can take, so each is compiled before the first real request', () => {
@@ -25,5 +25,26 @@ describe('warm-up samples', () => {
     expect(traced.paths.every((path) => path.color.a > 0)).toBe(true);
     expect(traced.paths.some((path) => path.color.a > 0 && path.color.a < 255)).toBe(true);
     expect(traced.svg).not.toMatch(/<path d="M0 0h512v512h-512z"/);
+  });
+
+  it('go through every sample in turn on every thread, so no later path throws away code compiled earlier', async () => {
+    const widths = warmUpSamples().map(({ picture }) => picture.width);
+    const seen: number[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const recorder = {
+      async trace(image: { width: number }) {
+        seen.push(image.width);
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+        return {} as never;
+      },
+    };
+    await warmUp(recorder, 2, 3);
+    // Three rounds of all samples, each job twice at once (one per thread).
+    const expected = [...widths, ...widths, ...widths].flatMap((width) => [width, width]);
+    expect(seen).toEqual(expected);
+    expect(mostAtOnce).toBe(2);
   });
 });
