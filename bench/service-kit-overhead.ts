@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createLogger, createServer, serviceKit } from '@trove/service-kit';
+import { median } from '@trove/stats';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -48,12 +49,6 @@ async function load(app: FastifyInstance) {
     errors: result.errors + result.non2xx,
   };
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 const results: Record<'bare' | 'kit', { rps: number; p50: number; p99: number; errors: number }[]> = {
   bare: [],

@@ -1,5 +1,6 @@
 /** What the embedder benchmarks share: the texts, the closed-loop load, and how figures print. */
 import { readFileSync } from 'node:fs';
+import { median, percentile } from '@trove/stats';
 
 /**
  * Sentences of 6 to 24 words drawn from `vocabulary`, by default the 10,000 most frequent GloVe
@@ -71,15 +72,6 @@ export async function closedLoop(
     latencies,
     cpuPerText: (cpu() - cpuBefore) / done,
   };
-}
-
-export function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
-export function median(xs: number[]): number {
-  return percentile(xs, 50);
 }
 
 /** Figures of one setup over several rounds: the median rate, latency percentiles of every call. */

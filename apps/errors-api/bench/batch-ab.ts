@@ -12,6 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { applyMigrations, pgliteDriver, readMigrations } from '@trove/data';
+import { median } from '@trove/stats';
 import { MIGRATIONS_DIR } from '../src/db.ts';
 import { batchJson } from '../src/ingest/event-writer.ts';
 import { compressPayload, parseEventJson, prepareEvent } from '../src/ingest/prepare-event.ts';
@@ -57,7 +58,6 @@ for (let round = 0; round < ROUNDS + 10; round++) {
     if (round >= 10) times[variant]?.push(performance.now() - start); // the first rounds warm up
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(`ingest statement, ${BATCH} events of 5 KB per batch (20 issues), ${ROUNDS} batches each, interleaved:`);
 for (const [variant, xs] of Object.entries(times)) {
   const m = median(xs);

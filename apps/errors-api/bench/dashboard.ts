@@ -10,6 +10,7 @@
  */
 import { deflateRawSync } from 'node:zlib';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildErrorsApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 
@@ -52,10 +53,6 @@ const sampleEvent = {
   user: { id: 'u-1', email: 'someone@example.com' },
   sdk: { name: 'sentry.javascript.node', version: '11.12.0' },
 };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
 
 async function main() {
   const app = await buildErrorsApp(readConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent' }), logger);
@@ -136,7 +133,6 @@ async function main() {
       if (i >= 3) times.push(performance.now() - start);
       bytes = body.byteLength;
     }
-    times.sort((a, b) => a - b);
     console.log(`| ${name} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} | ${bytes} |`);
   }
   await app.close();

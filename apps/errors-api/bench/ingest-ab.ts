@@ -35,8 +35,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createLogger, type Logger } from '@trove/service-kit';
+import { median, percentile } from '@trove/stats';
 import type { FastifyInstance } from 'fastify';
-import { type LoadResult, load, median, percentile } from './load.ts';
+import { type LoadResult, load } from './load.ts';
 import { type PayloadSet, payloadSet } from './payloads.ts';
 
 const BASELINE = process.env.BENCH_BASELINE ?? '4c6844d';
@@ -204,7 +205,6 @@ try {
         const { latencies, errors, elapsedS, warmupAnswered } = await cell(side, SECONDS);
         const used = process.cpuUsage(before);
         if (errors > 0) throw new Error(`${side.name}: ${errors} requests failed`);
-        latencies.sort((a, b) => a - b);
         side.rates.push(latencies.length / elapsedS);
         side.cpuMs.push((used.user + used.system) / 1000 / (latencies.length + warmupAnswered));
         side.p50s.push(percentile(latencies, 50));

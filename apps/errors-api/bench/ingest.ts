@@ -16,10 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createThrowawayDatabase } from '@trove/data';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildErrorsApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
-import { load, percentile } from './load.ts';
+import { load } from './load.ts';
 import { payloadSet } from './payloads.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -105,7 +106,6 @@ async function main() {
             concurrency,
             SECONDS,
           );
-          latencies.sort((a, b) => a - b);
           const row = [
             target.name,
             set.label,

@@ -42,16 +42,3 @@ export function load(url: string, set: PayloadSet, concurrency: number, seconds:
     if (inChild) (runner as ReturnType<typeof fork>).send(settings);
   });
 }
-
-export const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length / 2;
-  return Number.isInteger(mid)
-    ? ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-    : (sorted[Math.floor(mid)] as number);
-}

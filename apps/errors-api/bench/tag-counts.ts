@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Autovacuum, applyMigrations, pgliteDriver, readMigrations } from '@trove/data';
 import { createLogger } from '@trove/service-kit';
+import { median } from '@trove/stats';
 import type { ErrorsDatabase } from '../src/db.ts';
 import { MIGRATIONS_DIR } from '../src/db.ts';
 import { TagCounts } from '../src/ingest/tag-counts.ts';
@@ -72,7 +73,6 @@ for (let n = 0; n < SECONDS; n++) {
   }
 }
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(`tag counts, ${EVENTS_PER_SECOND} events a second over 20 issues (220 tag rows), ${SECONDS} s each:`);
 for (const s of sides) {
   console.log(

@@ -10,10 +10,10 @@
  */
 import { HashEmbedder } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { readGraph } from '../src/graph/graph-view.ts';
-import { percentile } from './synthetic.ts';
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const RUNS = Number(process.env.GRAPH_RUNS ?? 50);

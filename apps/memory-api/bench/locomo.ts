@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { RECALL_STRATEGIES, readConfig } from '../src/config.ts';
 import { RECALL_TUNABLES } from '../src/recall/tunables.ts';
@@ -29,7 +30,6 @@ import {
   readLocomo,
   type Turn,
 } from './locomo/data.ts';
-import { percentile } from './synthetic.ts';
 
 const { values: args } = parseArgs({
   options: {

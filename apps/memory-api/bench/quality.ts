@@ -9,6 +9,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { RECALL_STRATEGIES, readConfig } from '../src/config.ts';
 import { ARM_WEIGHTS } from '../src/recall/recall.ts';
@@ -16,7 +17,6 @@ import { RERANK_WEIGHTS } from '../src/recall/rerank.ts';
 import { VECTOR_QUERY } from '../src/recall/vector-query.ts';
 import { Bm25Baseline, stemmedTerms } from './conversations/bm25.ts';
 import { generateConversations, type Question, type QuestionKind } from './conversations/generate.ts';
-import { percentile } from './synthetic.ts';
 
 const CONVERSATIONS = Number(process.env.QUALITY_CONVERSATIONS ?? 20);
 const SEED = Number(process.env.QUALITY_SEED ?? 16);

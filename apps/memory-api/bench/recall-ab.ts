@@ -18,9 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, type Logger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import type { FastifyInstance } from 'fastify';
 import { loadRetrievalSet } from './retrieval-set.ts';
-import { percentile, sentenceMaker } from './synthetic.ts';
+import { sentenceMaker } from './synthetic.ts';
 
 const BASELINE = process.env.BENCH_BASELINE ?? '4c6844d';
 const SIZE = Number(process.env.SIZE ?? 100_000);

@@ -13,11 +13,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createThrowawayDatabase } from '@trove/data';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import type { FastifyInstance } from 'fastify';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { inProcessCatalog } from '../src/memories/memory-index.ts';
-import { percentile, sentenceMaker } from './synthetic.ts';
+import { sentenceMaker } from './synthetic.ts';
 
 const { values } = parseArgs({
   options: {

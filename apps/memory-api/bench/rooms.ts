@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BruteForceIndex } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
-import { percentile, sentenceMaker } from './synthetic.ts';
+import { sentenceMaker } from './synthetic.ts';
 
 const ROOM_SIZE = Number(process.env.ROOM_SIZE ?? 10_000);
 const ROUNDS = 200;

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BruteForceIndex } from '@trove/embeddings';
 import { createLogger } from '@trove/service-kit';
+import { median, percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { inProcessCatalog } from '../src/memories/memory-index.ts';
 import { RECALL_EF } from '../src/memories/vector-catalog.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
-import { percentile, sentenceMaker } from './synthetic.ts';
+import { sentenceMaker } from './synthetic.ts';
 
 const logger = createLogger({ service: 'memory-api', level: 'silent', format: 'json' });
 const cacheDir = process.env.EMBEDDINGS_CACHE_DIR ?? join(tmpdir(), 'trove-embeddings-test-cache');
@@ -58,7 +59,7 @@ const remembers = (n: number) =>
 const probes = (n: number) => Array.from({ length: n }, () => ({ path: '/livez' }));
 type Run = { perSecond: number; latencies: number[] };
 const rate = (runs: Run[]) => {
-  const perSecond = runs.map((r) => r.perSecond).sort((a, b) => a - b)[Math.floor(runs.length / 2)] as number;
+  const perSecond = median(runs.map((r) => r.perSecond));
   const latencies = runs.flatMap((r) => r.latencies);
   return `${perSecond.toFixed(0)}/s (p50 ${ms(percentile(latencies, 50))} ms, p95 ${ms(percentile(latencies, 95))} ms)`;
 };

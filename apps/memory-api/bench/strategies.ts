@@ -11,10 +11,11 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
 import { loadRetrievalSet } from './retrieval-set.ts';
-import { percentile, sentenceMaker } from './synthetic.ts';
+import { sentenceMaker } from './synthetic.ts';
 
 const size = Number(process.env.STRATEGIES_SIZE ?? 100_000);
 const rounds = Number(process.env.STRATEGIES_ROUNDS ?? 4);

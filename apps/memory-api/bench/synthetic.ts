@@ -17,9 +17,3 @@ export function sentenceMaker(seed: number): () => string {
   };
   return () => Array.from({ length: 14 }, () => vocab[Math.floor(random() * vocab.length)]).join(' ');
 }
-
-/** The p-th percentile (nearest rank) of samples. */
-export function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-}

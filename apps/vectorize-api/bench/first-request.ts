@@ -17,6 +17,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createLogger } from '@trove/service-kit';
+import { median } from '@trove/stats';
 import type { FastifyInstance } from 'fastify';
 import { buildVectorizeApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -63,12 +64,6 @@ async function run(file: string, waitForReady: boolean): Promise<RunResult> {
     `${file.padEnd(26)} ${waitForReady ? 'after /readyz' : 'at once     '}  ready after ${readyMs.toFixed(0).padStart(5)} ms  first ${times[0]!.toFixed(1).padStart(7)} ms  warm median ${warm.toFixed(1).padStart(6)} ms  first/warm ${(times[0]! / warm).toFixed(2)} [${times.map((t) => t.toFixed(1)).join(' ')}]`,
   );
   return { firstOverWarm: times[0]! / warm, laterOverTwice: times.slice(1).filter((t) => t > 2 * warm).length };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function runInFreshProcess(file: string, mode: string): Promise<RunResult> {

@@ -17,6 +17,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { percentile } from '@trove/stats';
 import { type RunningApp, startApp } from '../../../tests/support/processes.ts';
 import { type RunningWorker, startVectorizerWorker } from '../../../tests/support/vectorizer-worker.ts';
 
@@ -54,9 +55,6 @@ async function body(file: string): Promise<{ payload: Buffer; type: string }> {
   return { payload: Buffer.from(await request.arrayBuffer()), type: request.headers.get('content-type') as string };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
 /** `concurrency` clients, each sending one request after another, for SECONDS and at least two requests each. */
 async function level(setup: Setup, upload: { payload: Buffer; type: string }, concurrency: number) {
   const url = setup.api.url;
@@ -82,7 +80,6 @@ async function level(setup: Setup, upload: { payload: Buffer; type: string }, co
   await Promise.all(Array.from({ length: concurrency }, client));
   const seconds = (performance.now() - started) / 1000;
   const cpuPerImage = (cpuOf(setup.pids) - cpuBefore) / latencies.length;
-  latencies.sort((a, b) => a - b);
   return {
     rate: latencies.length / seconds,
     p50: percentile(latencies, 50),

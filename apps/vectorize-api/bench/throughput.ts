@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLogger } from '@trove/service-kit';
+import { percentile } from '@trove/stats';
 import { optimizeSvg } from '@trove/tracer';
 import { type RgbaImage, vectorize } from '@trove/vectorize';
 import sharp from 'sharp';
@@ -59,11 +60,6 @@ function directRate(image: RgbaImage): number {
   }
   return done / ((performance.now() - started) / 1000);
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
 
 /** REQUESTS requests (or SECONDS) at `concurrency`, with health probes and loop-delay sampling alongside. */
 async function httpRate(bytes: Buffer, concurrency: number, fields: Record<string, string>) {

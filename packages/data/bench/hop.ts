@@ -8,6 +8,7 @@
  *   npm run bench:hop -w packages/data        (HOP_N, HOP_ROUNDS, WORK_US to change the run)
  */
 import { PGlite } from '@electric-sql/pglite';
+import { median } from '@trove/stats';
 import { PGliteThread } from '../src/pglite-thread/pglite-thread.ts';
 
 const N = Number(process.env.HOP_N ?? 300);
@@ -32,8 +33,6 @@ function busy(us: number): void {
     // spin
   }
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 async function timed(engine: Engine, statement: (i: number) => string, work: number, from: number) {
   const out: number[] = [];

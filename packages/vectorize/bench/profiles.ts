@@ -3,6 +3,7 @@
  * benchmark images, with median PSNR, bytes and time. Run: npx tsx bench/profiles.ts
  */
 import { join } from 'node:path';
+import { median } from '@trove/stats';
 import { type VectorizeOptions, vectorize } from '../src/index.ts';
 import { compare, loadPng } from './quality.ts';
 
@@ -53,11 +54,6 @@ const GROUPS: Record<string, { images: string[]; candidates: VectorizeOptions[] 
       { color_mode: 'binary', filter_speckle: 2, corner_threshold: 60, length_threshold: 3.5 },
     ],
   },
-};
-
-const median = (v: number[]): number => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2;
 };
 
 for (const [group, { images, candidates }] of Object.entries(GROUPS)) {

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { vectorizeRawSync } from '@neplex/vectorizer';
+import { median } from '@trove/stats';
 import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { isSelected, subsetOnly } from './only.ts';
@@ -31,11 +32,6 @@ interface RealRow {
 }
 type Figures = Record<string, { psnr: number; edges: number; bytes: number }>;
 
-export const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const fmt = (v: number, digits = 2): string => (Number.isFinite(v) ? v.toFixed(digits) : 'inf');
 const cells = (values: (string | number)[], widths: number[]): string =>
   values.map((v, i) => (i === 0 ? String(v).padEnd(widths[0]!) : String(v).padStart(widths[i]!))).join(' ');

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vectorizeRawSync } from '@neplex/vectorizer';
+import { median } from '@trove/stats';
 import { type TraceParameters, type VectorizeOptions, vectorize } from '../src/index.ts';
 import { isSelected } from './only.ts';
 import { compare, loadPng, type Pixels, type Quality } from './quality.ts';
@@ -29,12 +30,6 @@ function timeIt(fn: () => { svg: string; paths: number }): Run {
   const out = fn();
   return { ms: performance.now() - start, ...out };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const pathCount = (svg: string): number => svg.split('<path').length - 1;
 

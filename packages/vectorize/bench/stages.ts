@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { vectorizeRawSync } from '@neplex/vectorizer';
+import { median } from '@trove/stats';
 import { clusterPixels } from '../src/clusters.ts';
 import { snapFineDetail } from '../src/fine-detail.ts';
 import { buildHierarchy } from '../src/hierarchy.ts';
@@ -23,7 +24,6 @@ if (files.length === 0) files.push('real/photo-coffee-480x320.png');
 const rounds = Number(process.env.ROUNDS ?? 12);
 const params = resolveOptions({});
 const vtConfig = vtracerConfig({ ...DEFAULT_PARAMETERS });
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 for (const file of files) {
   const image = await loadPng(join(import.meta.dirname, '..', 'fixtures', file));

@@ -20,13 +20,13 @@
  * Exit code 1 when the default's recall is under 0.9 or its worst ink ΔE over 3 on any image.
  */
 import { vectorizeRawSync } from '@neplex/vectorizer';
+import { median } from '@trove/stats';
 import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { deltaE } from './color-difference.ts';
 import { ocrWords, wordRecall as recall, steadyWords } from './ocr.ts';
 import { isSelected } from './only.ts';
 import { compare, loadPng, onWhite, type Pixels, renderSvg } from './quality.ts';
-import { median } from './real.ts';
 import { vtracerConfig } from './settings.ts';
 import { type TextImage, textImages } from './text-images.ts';
 import { realVocabulary, textScreens } from './text-screens.ts';
