@@ -36,7 +36,7 @@ async function captureSdkEnvelopes(): Promise<Buffer[]> {
   sdk.scope.addBreadcrumb({ message: 'clicked ünïcode 💥', category: 'ui' });
   sdk.client.captureException(new TypeError('cannot read properties of undefined'), undefined, sdk.scope);
   sdk.client.captureMessage('disk full on /var', 'warning', undefined, sdk.scope);
-  await sdk.flush();
+  await sdk.close();
   catcher.close();
   return bodies;
 }

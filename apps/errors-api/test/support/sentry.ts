@@ -1,4 +1,6 @@
 import { defaultStackParser, linkedErrorsIntegration, makeNodeTransport, NodeClient, Scope } from '@sentry/node';
+import { onTestFinished } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 
 export interface SdkResponse {
   eventId?: string;
@@ -8,6 +10,10 @@ export interface SdkResponse {
 /**
  * A real @sentry/node client bound to one DSN, with its own scope, so a test can hold several
  * (one per project) without the global init. Every transport answer is recorded.
+ *
+ * A client listens for the process's 'beforeExit' until it is closed, and test files share their
+ * worker's process (vitest.config.ts): one made inside a test is closed when the test ends; one
+ * made in a hook is closed by its caller (`close`).
  */
 export function sentryClient(dsn: string) {
   const responses: SdkResponse[] = [];
@@ -32,5 +38,9 @@ export function sentryClient(dsn: string) {
   const scope = new Scope();
   scope.setClient(client);
   client.init();
-  return { client, scope, responses, flush: () => client.flush(10_000) };
+  const close = async () => {
+    await client.close(10_000);
+  };
+  if (getCurrentTest()) onTestFinished(close);
+  return { client, scope, responses, flush: () => client.flush(10_000), close };
 }
