@@ -5,11 +5,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from '@trove/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../support/processes.ts';
 import { type OwnRedis, startOwnRedis } from '../support/redis-server.ts';
 import { missing } from '../support/requirements.ts';
-import { type IngestTarget, ingestTarget, median } from './support/errors-api.ts';
+import { type IngestTarget, ingestTarget } from './support/errors-api.ts';
 
 interface Ready {
   status: string;

@@ -1,9 +1,6 @@
 import { envelope, newEventId } from '../../../apps/errors-api/test/support/envelopes.ts';
 import { type Api, setUp } from '../../../apps/errors-api/test/support/harness.ts';
 
-// The fault tests' p50s, the same median as the benchmarks'.
-export { median } from '@trove/stats';
-
 /** An errors-api process set up with its first project, and a way to send it one event. */
 export interface IngestTarget {
   api: Api;
