@@ -36,7 +36,7 @@ const SCREENS: [string, number, number][] = [
   ['term', 820, 300],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
-const DIAGRAMS = ['release', 'accounts'];
+const DIAGRAMS = ['release', 'accounts', 'network'];
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', middot: '·', quot: '"' };
 

@@ -19,7 +19,10 @@
  * 4. Where that lands further than FAR from the colour (it is no mix of its nearest palette colour,
  *    or its shade is coarse), the nearest shade of any two palette colours is taken instead: the
  *    nearest colour alone can be another hue, and a terminal's grey comment text (#676767 on
- *    #1e1e1e, nearest in RGB a blue ink's half shade) came out blue.
+ *    #1e1e1e, nearest in RGB a blue ink's half shade) came out blue. When the colour is no mix of
+ *    its nearest colour at all, that shade is taken even when it is further in RGB: a blue line's
+ *    pale fringe on white went to a pale green fill nearer in RGB, but further to the eye
+ *    (CIEDE2000 16.6 against white's 9.8).
  */
 
 import { MixBoxes } from './mix-boxes.ts';
@@ -345,7 +348,9 @@ export function inkPalette(
       const off = mix ? distance2(key, shadeOf(inks, near.index, mix.other, mix.t)) : near.d2;
       if (off > FAR * FAR) {
         const other = closestShade(key, inks, boxes);
-        if (other && other.off < off) choice = blends.shade(other.from, other.to, other.t);
+        // No mix of its nearest colour but a mix of two others: that shade, even when further in
+        // RGB (the nearest colour is another hue; rule 4 above).
+        if (other && (other.off < off || !mix)) choice = blends.shade(other.from, other.to, other.t);
       }
     }
     nearest[d] = choice;

@@ -88,6 +88,20 @@ describe('auto keeps text and line colours true', () => {
     expect(colors[nearest[3]!]).toBe(0x676767);
   });
 
+  it('snaps a blend of paper and ink to its own shade even when another fill colour is nearer in RGB', () => {
+    // A pale fringe of a blue line on white (#d0dae3, a fifth of the way to the ink) is 24.4 from a
+    // pale green fill in RGB and 66 from white, but CIEDE2000 16.6 from the green and 9.8 from white.
+    // It used to become green: a green speck beside a blue line.
+    const keys = [0xffffff, 0x1f4e79, 0xcfe8cf, 0xd0dae3];
+    const counts = new Int32Array([10000, 500, 500, 10]);
+    const ranked = [0, 1, 2, 3];
+    const dominant = dominantColors(keys, counts, ranked, 11010)!;
+    expect(dominant.colors).toEqual([0xffffff, 0x1f4e79, 0xcfe8cf]);
+    const { colors, nearest } = inkPalette(keys, counts, ranked, dominant, new Int32Array(4));
+    expect(colors[nearest[3]!]).toBe(0xffffff);
+    expect(deltaE(rgb('#d0dae3'), rgb('#ffffff'))).toBeLessThan(deltaE(rgb('#d0dae3'), rgb('#cfe8cf')));
+  });
+
   it('CIEDE2000 agrees with the published test pairs', () => {
     // Sharma, Wu and Dalal (2005), pairs 1 and 7.
     expect(ciede2000([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
