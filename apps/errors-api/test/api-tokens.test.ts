@@ -47,6 +47,21 @@ describe('auth tokens', () => {
     expect((await withToken(token, '/api/0/projects')).status).toBe(401);
   });
 
+  it('refuses a field the API does not take, naming it, and creates nothing', async () => {
+    // A typo used to be dropped: the project was made with a slug derived from its name.
+    const project = await api.call('POST', '/api/0/projects', { name: 'Typo Shop', slugg: 'shop' });
+    expect(project.status).toBe(400);
+    expect(project.json).toEqual({ error: 'body.slugg is not a field of this request; accepted fields: name, slug' });
+    const projects = (await api.call('GET', '/api/0/projects')).json as { name: string }[];
+    expect(projects.map((p) => p.name)).not.toContain('Typo Shop');
+    const token = await api.call('POST', '/api/0/api-tokens/', { name: 'uploads', scope: ['project:releases'] });
+    expect(token.status).toBe(400);
+    expect(token.json.error).toMatch(/^body\.scope is not a field of this request; accepted fields: name, scopes/);
+    expect((await api.call('GET', '/api/0/api-tokens/')).json).not.toContainEqual(
+      expect.objectContaining({ name: 'uploads' }),
+    );
+  });
+
   it('shows, creates and revokes tokens on the dashboard settings page', async () => {
     const get = () => fetch(`${server.url}/settings/tokens`, { headers: { cookie: api.cookie } });
     const pageHtml = await (await get()).text();

@@ -5,29 +5,54 @@ import { badRequest } from './errors.ts';
 type AjvOptions = { customOptions?: Record<string, unknown> } & Record<string, unknown>;
 
 /**
- * Request validation without silent type changes. Fastify's default Ajv coerces types everywhere
+ * Request validation without silent changes. Fastify's default Ajv coerces types everywhere
  * (`{"query": 42}` passed a `type: string` schema as `"42"`). A JSON body already carries its
  * types, so a body that has the wrong one is refused; query strings, path parameters and headers
  * only ever hold text, so they are still read as the number or boolean their schema names.
+ * Fastify's default also drops a field that a schema with `additionalProperties: false` does not
+ * name, so a typo (`"slugg"`, `?downlaod=1`) was silently ignored; it is a 400 naming the field
+ * (describeSchemaErrors words it; `verbose` keeps the schema on the error to list the accepted ones).
  */
 export function strictBodyValidation(): NonNullable<FastifyServerOptions['schemaController']> {
   const build = AjvCompiler();
   return {
     compilersFactory: {
       buildValidator: (externalSchemas: unknown, options: AjvOptions = {}) => {
-        const textParts = build(externalSchemas as never, options as never);
+        const strict = { ...options.customOptions, removeAdditional: false, verbose: true };
+        const textParts = build(externalSchemas as never, { ...options, customOptions: strict } as never);
         const body = build(
           externalSchemas as never,
-          {
-            ...options,
-            customOptions: { ...options.customOptions, coerceTypes: false },
-          } as never,
+          { ...options, customOptions: { ...strict, coerceTypes: false } } as never,
         );
         return (route: { httpPart?: string }) =>
           route.httpPart === 'body' ? body(route as never) : textParts(route as never);
       },
     },
   } as NonNullable<FastifyServerOptions['schemaController']>;
+}
+
+type SchemaError = {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: { additionalProperty?: string };
+  parentSchema?: { properties?: object };
+};
+
+/**
+ * Fastify's wording ("body/limit must be <= 100", made dotted by errors.ts), except for a field the
+ * schema does not name, where Ajv says only "must NOT have additional properties": "querystring.downlaod
+ * is not a field of this request; accepted fields: format, download". An app may set its own.
+ */
+export function describeSchemaErrors(errors: readonly SchemaError[], dataVar: string): Error {
+  const first = errors[0];
+  if (first?.keyword === 'additionalProperties') {
+    const path = `${dataVar}${first.instancePath.replace(/\//g, '.')}`;
+    const known = Object.keys(first.parentSchema?.properties ?? {});
+    const hint = known.length > 0 ? `accepted fields: ${known.join(', ')}` : `${path} takes no fields`;
+    return new Error(`${path}.${first.params.additionalProperty} is not a field of this request; ${hint}`);
+  }
+  return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? 'is not valid'}`).join(', '));
 }
 
 // A UTF-16 code unit that is half of a surrogate pair without its other half.

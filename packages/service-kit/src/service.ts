@@ -8,7 +8,12 @@ import { PROBE_PATHS, Readiness, type ReadinessCheck, registerHealthRoutes } fro
 import type { Logger } from './logger.ts';
 import { createRegistry, instrumentHttp, type Registry, registerMetricsRoute } from './metrics.ts';
 import { runWithRequestId } from './request-context.ts';
-import { refuseUnstorableAddress, refuseUnstorableBody, strictBodyValidation } from './request-validation.ts';
+import {
+  describeSchemaErrors,
+  refuseUnstorableAddress,
+  refuseUnstorableBody,
+  strictBodyValidation,
+} from './request-validation.ts';
 import type { ConnectionLimits } from './server-env.ts';
 
 declare module 'fastify' {
@@ -66,6 +71,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
       http: { connectionsCheckingInterval: Math.min(1_000, options.connections.HEADERS_TIMEOUT_MS) },
     }),
     schemaController: strictBodyValidation(),
+    schemaErrorFormatter: (errors, dataVar) => describeSchemaErrors(errors as never, dataVar),
     // Errors the router raises before any handler (an over-long path parameter, a URL that does
     // not decode) get the one error shape too; Fastify's default echoes the whole path in its own.
     frameworkErrors: (error, _request, reply) => {

@@ -33,6 +33,24 @@ async function build(): Promise<FastifyInstance> {
     },
     async () => ({ ok: true }),
   );
+  // A schema that names its fields: anything else is a mistake to report, not to drop.
+  server.post(
+    '/named',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            tags: { type: 'object', properties: {}, additionalProperties: false },
+          },
+          additionalProperties: false,
+        },
+        querystring: { type: 'object', properties: { dry_run: { type: 'boolean' } }, additionalProperties: false },
+      },
+    },
+    async (request) => ({ body: request.body, query: request.query }),
+  );
   server.get('/refuse', async () => {
     throw badRequest('limit must be a whole number');
   });
@@ -60,6 +78,23 @@ describe('service kit', () => {
     expect(kept.headers['x-request-id']).toBe('trace-abc.1');
     const replaced = await app.inject({ url: '/items/1', headers: { 'x-request-id': 'bad id<script>' } });
     expect(replaced.headers['x-request-id']).not.toBe('bad id<script>');
+  });
+
+  it('refuses a field or query parameter a strict schema does not name, naming it, where Fastify would drop it', async () => {
+    app = await build();
+    const cases = [
+      ['/named', { name: 'a', slugg: 'b' }, 'body.slugg is not a field of this request; accepted fields: name, tags'],
+      ['/named', { tags: { x: 1 } }, 'body.tags.x is not a field of this request; body.tags takes no fields'],
+      ['/named?dryrun=1', {}, 'querystring.dryrun is not a field of this request; accepted fields: dry_run'],
+    ] as const;
+    for (const [url, payload, message] of cases) {
+      const refused = await app.inject({ method: 'POST', url, payload });
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json(), url).toEqual({ error: message });
+    }
+    const named = await app.inject({ method: 'POST', url: '/named?dry_run=true', payload: { name: 'a', tags: {} } });
+    expect(named.statusCode).toBe(200);
+    expect(named.json()).toEqual({ body: { name: 'a', tags: {} }, query: { dry_run: true } });
   });
 
   it('answers client errors in the spec shape with a message that says what to fix', async () => {

@@ -25,6 +25,7 @@ export const listProjectsSchema = {
   querystring: {
     type: 'object',
     properties: { archived: { type: 'boolean', description: 'Only archived (true) or only active (false)' } },
+    additionalProperties: false,
   },
   response: { 200: { type: 'array', items: projectSchema }, 401: errorResponse },
 } as const;

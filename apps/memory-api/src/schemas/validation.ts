@@ -1,17 +1,13 @@
-import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { invalidTypeMessage } from '../memories/memory-types.ts';
 
 /**
- * How every request of memory-api is checked, decided once: a JSON body keeps its types (no
- * coercion: `"limit":"5"` is a 400), a query string is text and is read as the number, boolean or
- * list its schema names; a field the schema does not name is a 400 naming it (Fastify's default
- * would drop it silently). `verbose` keeps the schema and value on each error, so the message can
- * say what was expected and what was sent.
+ * How memory-api words a request that fails its schema. The checks themselves are the service
+ * kit's, as in every app: a JSON body keeps its types (no coercion: `"limit":"5"` is a 400), a
+ * query string is text and is read as the number, boolean or list its schema names; a field the
+ * schema does not name is a 400 naming it; `verbose` keeps the schema and value on each error, so
+ * the message can say what was expected and what was sent.
  */
-const SHARED = { removeAdditional: false, useDefaults: true, allErrors: false, verbose: true } as const;
-export const BODY_AJV_OPTIONS = { ...SHARED, coerceTypes: false } as const;
-export const QUERY_AJV_OPTIONS = { ...SHARED, coerceTypes: 'array' } as const;
 
 /** Names a memory-api user may bring from other memory stores; here a namespace scopes memories. */
 const SCOPING_FIELDS = new Set(['user_id', 'agent_id', 'run_id']);
@@ -81,7 +77,7 @@ export function describeValidationError(error: AjvError, dataVar: string): strin
 }
 
 /**
- * Installs the checks above on every route registered after it (called by the app before its
+ * Installs the wording above on every route registered after it (called by the app before its
  * routes). A request without a body is read as an empty object: a POST with nothing to say, or a
  * DELETE that names its target in the query, then passes its schema, and one that leaves out a
  * required field hears which.
@@ -90,10 +86,6 @@ export function useStrictValidation(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
   });
-  const build = AjvCompiler();
-  const body = build({}, { customOptions: BODY_AJV_OPTIONS });
-  const text = build({}, { customOptions: QUERY_AJV_OPTIONS });
-  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? body(route) : text(route)));
   app.setSchemaErrorFormatter((errors, dataVar) => {
     const first = errors[0] as AjvError | undefined;
     return new Error(first ? describeValidationError(first, dataVar) : `${dataVar} is not valid`);

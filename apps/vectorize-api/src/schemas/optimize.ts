@@ -42,7 +42,7 @@ export const optimizeRouteSchema = {
   tags: ['optimize'],
   consumes: ['multipart/form-data'],
   produces: ['application/json', 'image/svg+xml'],
-  querystring: { type: 'object', properties: { download: downloadQuery } },
+  querystring: { type: 'object', properties: { download: downloadQuery }, additionalProperties: false },
   headers: acceptHeader(
     'image/svg+xml (named explicitly, above application/json) answers the file; anything else keeps JSON',
   ),

@@ -108,6 +108,7 @@ export const vectorizeRouteSchema = {
       },
       download: downloadQuery,
     },
+    additionalProperties: false,
   },
   headers: acceptHeader(
     'image/svg+xml, application/pdf or application/postscript (named explicitly, above application/json) answer that file; anything else keeps the JSON default',

@@ -4,7 +4,6 @@ import { VectorizeOptionError, type VectorizeOptions, validateOptions } from '@t
 import type { FastifyPluginAsync } from 'fastify';
 import { decodeImage } from '../../input/decode-image.ts';
 import { booleanField, enumField, NO_FILE_MESSAGE, readUploadForm } from '../../input/form.ts';
-import { readQuery } from '../../input/query.ts';
 import { chooseAnswer, contentDisposition, FILE_TYPES } from '../../output/file-answer.ts';
 import { vectorizeFormSchema, vectorizeRouteSchema } from '../../schemas/vectorize.ts';
 import { runForReply } from '../../tracing/run-for-reply.ts';
@@ -18,7 +17,6 @@ export interface VectorizeRouteOptions {
 }
 
 const FORM_FIELDS = Object.keys(vectorizeFormSchema.properties).filter((name) => name !== 'file');
-const QUERY_PARAMETERS = Object.keys(vectorizeRouteSchema.querystring.properties);
 
 function tracingOptions(fields: Record<string, string>): VectorizeOptions {
   try {
@@ -32,7 +30,8 @@ function tracingOptions(fields: Record<string, string>): VectorizeOptions {
 /** `POST /v1/vectorize`: multipart image in; SVG JSON, PDF or EPS out. */
 export const vectorizeRoutes: FastifyPluginAsync<VectorizeRouteOptions> = async (app, options) => {
   app.post('/v1/vectorize', { schema: vectorizeRouteSchema }, async (request, reply) => {
-    const query = readQuery(request.query, QUERY_PARAMETERS);
+    // The schema refuses a parameter it does not name, or one sent twice.
+    const query = request.query as Record<string, string>;
     const form = await readUploadForm(request, { maxFileBytes: options.maxUploadBytes, allowedFields: FORM_FIELDS });
     const { fields } = form;
     // Every field is checked before the file is looked at, so one answer names every kind of mistake early.
