@@ -13,7 +13,7 @@ type AjvOptions = { customOptions?: Record<string, unknown> } & Record<string, u
  * name, so a typo (`"slugg"`, `?downlaod=1`) was silently ignored; it is a 400 naming the field
  * (describeSchemaErrors words it; `verbose` keeps the schema on the error to list the accepted ones).
  */
-export function strictBodyValidation(): NonNullable<FastifyServerOptions['schemaController']> {
+export function strictRequestValidation(): NonNullable<FastifyServerOptions['schemaController']> {
   const build = AjvCompiler();
   return {
     compilersFactory: {

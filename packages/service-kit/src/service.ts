@@ -12,7 +12,7 @@ import {
   describeSchemaErrors,
   refuseUnstorableAddress,
   refuseUnstorableBody,
-  strictBodyValidation,
+  strictRequestValidation,
 } from './request-validation.ts';
 import type { ConnectionLimits } from './server-env.ts';
 
@@ -70,7 +70,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
     ...(options.connections && {
       http: { connectionsCheckingInterval: Math.min(1_000, options.connections.HEADERS_TIMEOUT_MS) },
     }),
-    schemaController: strictBodyValidation(),
+    schemaController: strictRequestValidation(),
     schemaErrorFormatter: (errors, dataVar) => describeSchemaErrors(errors as never, dataVar),
     // Errors the router raises before any handler (an over-long path parameter, a URL that does
     // not decode) get the one error shape too; Fastify's default echoes the whole path in its own.
