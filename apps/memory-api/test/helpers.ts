@@ -25,13 +25,24 @@ export const embeddingsCacheDir = join(tmpdir(), 'trove-embeddings-test-cache');
  * (EMBEDDER_BACKEND=onnx). GloVe stays GloVe in both: the suites that test meaning need GloVe's.
  */
 const mode = process.env.TEST_EMBEDDER ?? '';
+
+/**
+ * Runs `cleanup` when this test worker ends. Vitest ends a worker with SIGTERM, whose default
+ * action skips 'exit' handlers; with test files sharing their worker (isolate: false in
+ * vitest.config.ts), the embedder processes and model directories kept for the worker's life were
+ * left behind after the run. So SIGTERM exits the worker, which runs them.
+ */
+function atWorkerEnd(cleanup: () => void): void {
+  process.once('exit', cleanup);
+  if (process.listenerCount('SIGTERM') === 0) process.once('SIGTERM', () => process.exit(143));
+}
 const overGrpc = mode === 'grpc' || mode === 'onnx-grpc';
 const onnx = mode === 'onnx' || mode === 'onnx-grpc';
 let onnxModelDir: Promise<string> | undefined;
 function testModelDir(): Promise<string> {
   onnxModelDir ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trove-memory-onnx-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    atWorkerEnd(() => rmSync(dir, { recursive: true, force: true }));
     const { writeTestModel } = await import('@trove/embeddings/onnx-test-model');
     // 64 dimensions, as the hashing embedder it stands in for (suites that hand in a vector store
     // size it so), and the embedder bench's 10,000 common words as whole tokens: with only the
@@ -55,7 +66,7 @@ function remoteEmbedder(backend: 'glove' | 'hash' | 'onnx'): Promise<Embedder> {
         }),
       )
       .then((running) => {
-        process.once('exit', () => running.child.kill('SIGKILL'));
+        atWorkerEnd(() => running.child.kill('SIGKILL'));
         return GrpcEmbedder.connect({ target: running.target, deadlineMs: 30_000 });
       });
     remote.set(backend, embedder);
