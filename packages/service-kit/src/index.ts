@@ -7,7 +7,7 @@ export * from './health.ts';
 export * from './logger.ts';
 export * from './metrics.ts';
 export { currentRequestId, runWithRequestId } from './request-context.ts';
-export { findUnstorableText, unstorableText } from './request-validation.ts';
+export { findUnstorableText, unknownFieldMessage, unstorableText } from './request-validation.ts';
 export * from './run.ts';
 export * from './server-env.ts';
 export * from './service.ts';

@@ -47,12 +47,26 @@ type SchemaError = {
 export function describeSchemaErrors(errors: readonly SchemaError[], dataVar: string): Error {
   const first = errors[0];
   if (first?.keyword === 'additionalProperties') {
-    const path = `${dataVar}${first.instancePath.replace(/\//g, '.')}`;
     const known = Object.keys(first.parentSchema?.properties ?? {});
-    const hint = known.length > 0 ? `accepted fields: ${known.join(', ')}` : `${path} takes no fields`;
-    return new Error(`${path}.${first.params.additionalProperty} is not a field of this request; ${hint}`);
+    const at = first.instancePath.replace(/\//g, '.');
+    return new Error(unknownFieldMessage(dataVar, at, String(first.params.additionalProperty), known));
   }
   return new Error(errors.map((e) => `${dataVar}${e.instancePath} ${e.message ?? 'is not valid'}`).join(', '));
+}
+
+/**
+ * The one wording of a field a schema does not name (apps with their own error wording use it
+ * too): `part` is body or querystring, `at` where in it ('' or '.tags'), `known` the fields the
+ * schema names there.
+ */
+export function unknownFieldMessage(part: string, at: string, field: string, known: readonly string[]): string {
+  const hint =
+    known.length > 0
+      ? `accepted fields: ${known.join(', ')}`
+      : at
+        ? `${part}${at} takes no fields`
+        : 'this request takes no fields';
+  return `${part}${at}.${field} is not a field of this request; ${hint}`;
 }
 
 // A UTF-16 code unit that is half of a surrogate pair without its other half.

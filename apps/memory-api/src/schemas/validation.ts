@@ -1,3 +1,4 @@
+import { unknownFieldMessage } from '@trove/service-kit';
 import type { FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import { invalidTypeMessage } from '../memories/memory-types.ts';
 
@@ -30,18 +31,15 @@ const kindOf = (value: unknown) =>
 
 /** One readable sentence per failure, naming the field as `body.tags[0]`. */
 export function describeValidationError(error: AjvError, dataVar: string): string {
-  const path = `${dataVar}${error.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`;
+  const at = error.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
+  const path = `${dataVar}${at}`;
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
-      const known = Object.keys(error.parentSchema?.properties ?? {});
-      const hint = SCOPING_FIELDS.has(field)
-        ? `; memories are scoped by namespace: send "namespace" instead`
-        : known.length > 0
-          ? `; accepted fields: ${known.join(', ')}`
-          : '; this request takes no fields';
-      return `${path}.${field} is not a field of this request${hint}`;
+      if (SCOPING_FIELDS.has(field))
+        return `${path}.${field} is not a field of this request; memories are scoped by namespace: send "namespace" instead`;
+      return unknownFieldMessage(dataVar, at, field, Object.keys(error.parentSchema?.properties ?? {}));
     }
     case 'required':
       return `${path}.${String(params.missingProperty)} is required`;
