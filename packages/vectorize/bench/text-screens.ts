@@ -7,8 +7,9 @@
  * gutter or a bullet is not counted as a word the picture holds.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { loadPng } from './quality.ts';
 import { type TextImage, wordsOf } from './text-images.ts';
 
@@ -16,8 +17,8 @@ const HERE = import.meta.dirname;
 const SOURCES = join(HERE, 'text-sources');
 const OUT = join(HERE, '..', 'fixtures', 'text');
 
-/** name, window width, height. */
-const SCREENS: [string, number, number][] = [
+/** name, window width, height, and for a page also taken smaller, its zoom. */
+const SCREENS: [string, number, number, number?][] = [
   ['editor', 560, 250],
   ['logs', 620, 150],
   ['docs', 640, 340],
@@ -34,9 +35,15 @@ const SCREENS: [string, number, number][] = [
   ['sheet', 350, 150],
   ['ide', 900, 510],
   ['term', 820, 300],
+  // At 90 % its ANSI colours each cover under 0.2 % of the page: only the paper was dominant, and
+  // `auto` sent it to spline, which kept none of its words.
+  ['shell', 1180, 200, 0.9],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts', 'network'];
+
+/** A page's picture: its name, with the zoom when it is not 100 % (shell-90). */
+const screenName = (name: string, zoom?: number) => (zoom ? `${name}-${Math.round(zoom * 100)}` : name);
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', lt: '<', gt: '>', amp: '&', middot: '·', quot: '"' };
 
@@ -73,7 +80,11 @@ export function realVocabulary(file: string): Set<string> | undefined {
 }
 
 export async function textScreens(): Promise<TextImage[]> {
-  const pages = SCREENS.map(([name]) => ({ name, source: join(SOURCES, `${name}.html`), by: 'chromium' }));
+  const pages = SCREENS.map(([name, , , zoom]) => ({
+    name: screenName(name, zoom),
+    source: join(SOURCES, `${name}.html`),
+    by: 'chromium',
+  }));
   const diagrams = DIAGRAMS.map((name) => ({ name, source: join(SOURCES, `${name}.dot`), by: 'graphviz' }));
   return Promise.all(
     [...pages, ...diagrams].map(async ({ name, source, by }) => {
@@ -91,30 +102,50 @@ export async function textScreens(): Promise<TextImage[]> {
   );
 }
 
-if (process.argv[1] === import.meta.filename) {
-  for (const [name, width, height] of SCREENS) {
-    const file = join(OUT, `${name}.png`);
-    execFileSync(
-      'chromium',
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--hide-scrollbars',
-        '--force-device-scale-factor=1',
-        `--window-size=${width},${height}`,
-        `--screenshot=${file}`,
-        `file://${join(SOURCES, `${name}.html`)}`,
-      ],
-      { stdio: 'pipe' },
-    );
-    if (!existsSync(file)) throw new Error(`chromium wrote no ${file}`);
-    console.log(file);
+/** Takes a page with chromium into `file`, its text zoomed by `zoom` (CSS) when given. */
+function screenshot(name: string, width: number, height: number, file: string, zoom?: number): void {
+  let page = join(SOURCES, `${name}.html`);
+  if (zoom) {
+    const html = readFileSync(page, 'utf8').replace('</head>', `<style>html{zoom:${zoom}}</style></head>`);
+    page = join(mkdtempSync(join(tmpdir(), 'trove-page-')), `${name}.html`);
+    writeFileSync(page, html);
   }
-  for (const name of DIAGRAMS) {
-    const file = join(OUT, `${name}.png`);
-    execFileSync('dot', ['-Tpng', '-Gdpi=96', join(SOURCES, `${name}.dot`), '-o', file], { stdio: 'pipe' });
-    console.log(file);
+  execFileSync(
+    'chromium',
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--hide-scrollbars',
+      '--force-device-scale-factor=1',
+      `--window-size=${width},${height}`,
+      `--screenshot=${file}`,
+      `file://${page}`,
+    ],
+    { stdio: 'pipe' },
+  );
+  if (zoom) rmSync(dirname(page), { recursive: true, force: true });
+  if (!existsSync(file)) throw new Error(`chromium wrote no ${file}`);
+  console.log(file);
+}
+
+// npx tsx bench/text-screens.ts                  retakes fixtures/text/
+// npx tsx bench/text-screens.ts --zoom 0.8 DIR   every page at 80 % into DIR (a check on smaller
+//                                                text: npx tsx bench/text.ts DIR/*.png)
+if (process.argv[1] === import.meta.filename) {
+  const [flag, zoom, dir] = process.argv.slice(2);
+  if (flag === '--zoom') {
+    mkdirSync(dir!, { recursive: true });
+    for (const [name, width, height, own] of SCREENS)
+      if (!own) screenshot(name, width, height, join(dir!, `${screenName(name, Number(zoom))}.png`), Number(zoom));
+  } else {
+    for (const [name, width, height, own] of SCREENS)
+      screenshot(name, width, height, join(OUT, `${screenName(name, own)}.png`), own);
+    for (const name of DIAGRAMS) {
+      const file = join(OUT, `${name}.png`);
+      execFileSync('dot', ['-Tpng', '-Gdpi=96', join(SOURCES, `${name}.dot`), '-o', file], { stdio: 'pipe' });
+      console.log(file);
+    }
   }
 }

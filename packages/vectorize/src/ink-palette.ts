@@ -198,7 +198,9 @@ export interface Dominant {
 
 /**
  * The dominant colours and the share of pixels they cover (merged colours included), or null when
- * fewer than two colours are dominant. `ranked` lists distinct colour indexes, most common first.
+ * none is. `ranked` lists distinct colour indexes, most common first. One is enough: a terminal
+ * page at 90 % has only its paper (each ANSI text colour under DOMINANT_SHARE), and asking for two
+ * sent it to spline, which kept none of its words; the inks join in inkPalette.
  */
 export function dominantColors(
   keys: readonly number[],
@@ -220,7 +222,7 @@ export function dominantColors(
       covered += count;
     }
   }
-  return colors.length < 2 ? null : { colors, covered };
+  return colors.length < 1 ? null : { colors, covered };
 }
 
 /**

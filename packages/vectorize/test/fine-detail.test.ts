@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compare, loadPng, type Pixels, renderSvg } from '../bench/quality.ts';
 import { snapFineDetail } from '../src/fine-detail.ts';
 import { type RgbaImage, vectorize } from '../src/index.ts';
+import { dominantColors } from '../src/ink-palette.ts';
 import { makeImage } from './helpers.ts';
 
 const REAL = join(import.meta.dirname, '..', 'fixtures', 'real');
@@ -38,6 +39,29 @@ describe('auto on fine detail (diagrams, screenshots)', () => {
     expect(quality.psnr).toBeGreaterThan(30);
     // Forced spline merges the thin borders and strokes away: the edge measure sees it.
     expect(compare(image, vectorize(image, { engine: 'spline' }).svg).edges).toBeLessThan(0.95);
+  });
+
+  it('takes a page whose one dominant colour is its paper (a terminal at 90 %)', async () => {
+    const image = await loadPng(join(import.meta.dirname, '..', 'fixtures', 'text', 'shell-90.png'));
+    const n = image.width * image.height;
+    const counts = new Map<number, number>();
+    for (let p = 0; p < n; p++) {
+      const key = (image.data[4 * p]! << 16) | (image.data[4 * p + 1]! << 8) | image.data[4 * p + 2]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const keys = [...counts.keys()];
+    const ranked = keys.map((_, i) => i).sort((a, b) => counts.get(keys[b]!)! - counts.get(keys[a]!)!);
+    const dominant = dominantColors(
+      keys,
+      Int32Array.from(keys, (key) => counts.get(key)!),
+      ranked,
+      n,
+    );
+    // Each of its ANSI text colours covers under 0.2 % of the pixels: only the paper is dominant.
+    expect(dominant!.colors).toEqual([keys[ranked[0]!]]);
+    const result = vectorize(image);
+    expect(result.engineUsed).toBe('pixel-exact');
+    expect(compare(image, result.svg).edges).toBeGreaterThan(0.98);
   });
 
   it('snaps anti-aliasing to paper, half or ink: 1-px grey-edged lines on white stay lines', () => {
