@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isSelected } from './only.ts';
 import { loadPng } from './quality.ts';
 import { type TextImage, wordsOf } from './text-images.ts';
 
@@ -38,6 +39,13 @@ const SCREENS: [string, number, number, number?][] = [
   // At 90 % its ANSI colours each cover under 0.2 % of the page: only the paper was dominant, and
   // `auto` sent it to spline, which kept none of its words.
   ['shell', 1180, 200, 0.9],
+  // A dark panel beside light paper (tesseract's whole-page threshold is then ambiguous; see
+  // vectorize-api's README): a notebook with dark output cells, a dark side bar, an editor over a
+  // dark terminal, a guide with dark code blocks.
+  ['notebook', 600, 330],
+  ['sidenav', 700, 260],
+  ['workbench', 640, 300],
+  ['guide', 620, 330],
 ];
 /** Graphviz diagrams (bench/text-sources/<name>.dot), drawn at 96 dpi: 8-9 pt labels, 1-px lines. */
 const DIAGRAMS = ['release', 'accounts', 'network'];
@@ -130,7 +138,7 @@ function screenshot(name: string, width: number, height: number, file: string, z
   console.log(file);
 }
 
-// npx tsx bench/text-screens.ts                  retakes fixtures/text/
+// npx tsx bench/text-screens.ts                  retakes fixtures/text/ (BENCH_ONLY=a,b: those)
 // npx tsx bench/text-screens.ts --zoom 0.8 DIR   every page at 80 % into DIR (a check on smaller
 //                                                text: npx tsx bench/text.ts DIR/*.png)
 if (process.argv[1] === import.meta.filename) {
@@ -141,8 +149,8 @@ if (process.argv[1] === import.meta.filename) {
       if (!own) screenshot(name, width, height, join(dir!, `${screenName(name, Number(zoom))}.png`), Number(zoom));
   } else {
     for (const [name, width, height, own] of SCREENS)
-      screenshot(name, width, height, join(OUT, `${screenName(name, own)}.png`), own);
-    for (const name of DIAGRAMS) {
+      if (isSelected(name)) screenshot(name, width, height, join(OUT, `${screenName(name, own)}.png`), own);
+    for (const name of DIAGRAMS.filter(isSelected)) {
       const file = join(OUT, `${name}.png`);
       execFileSync('dot', ['-Tpng', '-Gdpi=96', join(SOURCES, `${name}.dot`), '-o', file], { stdio: 'pipe' });
       console.log(file);
