@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import sharp, { type Sharp } from 'sharp';
+import { chromiumScreenshotArgs } from './chromium.ts';
 
 const HERE = import.meta.dirname;
 const SOURCES = join(HERE, 'real-sources');
@@ -70,17 +71,7 @@ const SCREENS: [string, number, number][] = [
 ];
 for (const [name, width, height] of SCREENS) {
   const file = `screenshot-${name}-${width}x${height}.png`;
-  run('chromium', [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--hide-scrollbars',
-    '--force-device-scale-factor=1',
-    `--window-size=${width},${height}`,
-    `--screenshot=${join(work, file)}`,
-    `file://${join(SOURCES, `${name}.html`)}`,
-  ]);
+  run('chromium', chromiumScreenshotArgs(join(SOURCES, `${name}.html`), width, height, join(work, file)));
   await png(sharp(join(work, file)).removeAlpha(), file);
   entries.push({
     file,

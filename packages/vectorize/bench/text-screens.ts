@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { chromiumScreenshotArgs } from './chromium.ts';
 import { isSelected } from './only.ts';
 import { loadPng } from './quality.ts';
 import { type TextImage, wordsOf } from './text-images.ts';
@@ -118,21 +119,7 @@ function screenshot(name: string, width: number, height: number, file: string, z
     page = join(mkdtempSync(join(tmpdir(), 'trove-page-')), `${name}.html`);
     writeFileSync(page, html);
   }
-  execFileSync(
-    'chromium',
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--hide-scrollbars',
-      '--force-device-scale-factor=1',
-      `--window-size=${width},${height}`,
-      `--screenshot=${file}`,
-      `file://${page}`,
-    ],
-    { stdio: 'pipe' },
-  );
+  execFileSync('chromium', chromiumScreenshotArgs(page, width, height, file), { stdio: 'pipe' });
   if (zoom) rmSync(dirname(page), { recursive: true, force: true });
   if (!existsSync(file)) throw new Error(`chromium wrote no ${file}`);
   console.log(file);
