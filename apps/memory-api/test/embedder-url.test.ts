@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningEmbedder, startEmbedder } from '../../../tests/support/processes.ts';
 import { buildMemoryApp } from '../src/app.ts';
 import { readConfig } from '../src/config.ts';
@@ -46,12 +46,21 @@ describe('memory-api with EMBEDDER_URL: embeds through a real embedder process',
       payload: { content: 'request ids follow a write into the embedder' },
     });
     expect(stored.statusCode).toBeLessThan(300);
-    const lines = embedder
-      .output()
-      .split('\n')
-      .filter((l) => l.includes(requestId))
-      .map((l) => JSON.parse(l));
-    expect(lines.length).toBeGreaterThan(0);
+    // The embedder logs a call as it answers it, but the line travels through its buffered log
+    // stream and a pipe, so it can reach this process after the HTTP reply (seen once on Node 24
+    // in CI): wait for it, within a bound.
+    const lines = await vi.waitFor(
+      () => {
+        const found = embedder
+          .output()
+          .split('\n')
+          .filter((l) => l.includes(requestId))
+          .map((l) => JSON.parse(l));
+        expect(found.length).toBeGreaterThan(0);
+        return found;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     expect(lines[0]).toMatchObject({ requestId, grpcMethod: 'Embed', grpcCode: 'OK', msg: 'gRPC call completed' });
   });
 
