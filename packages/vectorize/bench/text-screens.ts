@@ -19,7 +19,7 @@ const HERE = import.meta.dirname;
 const SOURCES = join(HERE, 'text-sources');
 const OUT = join(HERE, '..', 'fixtures', 'text');
 
-/** name, window width, height, and for a page also taken smaller, its zoom. */
+/** name, window width, height, and for a picture of a page taken zoomed, its zoom. */
 const SCREENS: [string, number, number, number?][] = [
   ['editor', 560, 250],
   ['logs', 620, 150],
@@ -131,9 +131,11 @@ function screenshot(name: string, width: number, height: number, file: string, z
 if (process.argv[1] === import.meta.filename) {
   const [flag, zoom, dir] = process.argv.slice(2);
   if (flag === '--zoom') {
-    mkdirSync(dir!, { recursive: true });
+    const factor = Number(zoom);
+    if (!dir || !(factor > 0 && factor < 1)) throw new Error('usage: text-screens.ts --zoom Z DIR, Z between 0 and 1');
+    mkdirSync(dir, { recursive: true });
     for (const [name, width, height, own] of SCREENS)
-      if (!own) screenshot(name, width, height, join(dir!, `${screenName(name, Number(zoom))}.png`), Number(zoom));
+      if (!own) screenshot(name, width, height, join(dir, `${screenName(name, factor)}.png`), factor);
   } else {
     for (const [name, width, height, own] of SCREENS)
       if (isSelected(name)) screenshot(name, width, height, join(OUT, `${screenName(name, own)}.png`), own);
