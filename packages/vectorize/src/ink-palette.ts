@@ -222,7 +222,7 @@ export function dominantColors(
       covered += count;
     }
   }
-  return colors.length < 1 ? null : { colors, covered };
+  return colors.length === 0 ? null : { colors, covered };
 }
 
 /**
