@@ -14,6 +14,7 @@ import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { isSelected, subsetOnly } from './only.ts';
 import { compare, loadPng, type Quality } from './quality.ts';
 import { vtracerConfig } from './settings.ts';
+import { timeInterleaved } from './timing.ts';
 
 const REAL = join(import.meta.dirname, '..', 'fixtures', 'real');
 const FIGURES = join(import.meta.dirname, 'real-figures.json');
@@ -79,31 +80,15 @@ export async function benchReal(rounds: number): Promise<boolean> {
     const image = images[index]!;
     const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
     const size = { width: image.width, height: image.height };
-    const oursMs: number[] = [];
-    const theirsMs: number[] = [];
-    let oursSvg = '';
-    let theirsSvg = '';
-    let engine = '';
-    // One more unmeasured round each warms caches for this image; small images get more rounds
-    // (about 150 ms per side, at most 60) so one garbage collection cannot decide a median.
-    let planned = rounds;
-    for (let round = -1; round < planned; round++) {
-      let start = performance.now();
-      const result = vectorize(image, {});
-      const ours = performance.now() - start;
-      start = performance.now();
-      theirsSvg = vectorizeRawSync(raw, size, vtConfig);
-      const theirs = performance.now() - start;
-      oursSvg = result.svg;
-      engine = result.engineUsed;
-      if (round < 0) planned = Math.max(rounds, Math.min(60, Math.ceil(150 / Math.max(ours, theirs, 0.01))));
-      else {
-        oursMs.push(ours);
-        theirsMs.push(theirs);
-      }
-    }
-    const ours: Side = { ms: median(oursMs), bytes: oursSvg.length, ...compare(image, oursSvg) };
-    const theirs: Side = { ms: median(theirsMs), bytes: theirsSvg.length, ...compare(image, theirsSvg) };
+    const [timedOurs, timedTheirs] = timeInterleaved(
+      () => vectorize(image, {}),
+      () => vectorizeRawSync(raw, size, vtConfig),
+      rounds,
+    );
+    const { svg: oursSvg, engineUsed: engine } = timedOurs.out;
+    const theirsSvg = timedTheirs.out;
+    const ours: Side = { ms: timedOurs.ms, bytes: oursSvg.length, ...compare(image, oursSvg) };
+    const theirs: Side = { ms: timedTheirs.ms, bytes: theirsSvg.length, ...compare(image, theirsSvg) };
     rows.push({ file: entry.file, kind: entry.kind, engine, ours, theirs });
     console.log(
       cells(

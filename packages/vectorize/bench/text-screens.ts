@@ -88,6 +88,16 @@ export function realVocabulary(file: string): Set<string> | undefined {
   return new Set(wordsOf(sourceText(join(HERE, '..', source))));
 }
 
+/**
+ * The vocabulary of a picture of one of our pages taken zoomed (`--zoom`: editor-80.png → the
+ * editor page's words), or undefined when `file` is no such picture.
+ */
+export function zoomedPageVocabulary(file: string): Set<string> | undefined {
+  const page = /^(\w+)-\d+\.png$/.exec(file)?.[1];
+  const source = page && join(SOURCES, `${page}.html`);
+  return source && existsSync(source) ? new Set(wordsOf(sourceText(source))) : undefined;
+}
+
 export async function textScreens(): Promise<TextImage[]> {
   const pages = SCREENS.map(([name, , , zoom]) => ({
     name: screenName(name, zoom),

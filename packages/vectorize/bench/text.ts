@@ -16,6 +16,9 @@
  *   text poorly at 1x (OCR_SCALE changes it).
  * - Ink ΔE: per ink colour, the pixels drawn fully in it (before noise); CIEDE2000 between the
  *   source's median colour there and the render's. The worst ink per image is printed.
+ * - 5-bit: the same recall on the source itself with every channel rounded to 5 bits (at most 4
+ *   off, invisible): the reader's floor for a trace that moves colours a little, as any palette does.
+ *   On pages where it is low, tesseract's whole-page threshold decides the words, not the trace.
  * - Edge F1: the edge maps of source and render (quality.ts), which falls when thin lines break.
  * Exit code 1 when the default's recall is under 0.9 or its worst ink ΔE over 3 on any image.
  */
@@ -24,12 +27,13 @@ import { median } from '@trove/stats';
 import { vectorize } from '../src/index.ts';
 import { DEFAULT_PARAMETERS } from '../src/options.ts';
 import { deltaE } from './color-difference.ts';
-import { ocrWords, wordRecall as recall, steadyWords } from './ocr.ts';
+import { ocrWords, quantized, wordRecall as recall, steadyWords } from './ocr.ts';
 import { isSelected } from './only.ts';
 import { compare, loadPng, onWhite, type Pixels, renderSvg } from './quality.ts';
 import { vtracerConfig } from './settings.ts';
 import { type TextImage, textImages } from './text-images.ts';
-import { realVocabulary, textScreens } from './text-screens.ts';
+import { realVocabulary, textScreens, zoomedPageVocabulary } from './text-screens.ts';
+import { timeInterleaved } from './timing.ts';
 
 const MIN_RECALL = 0.9;
 /** Source words count only when tesseract reads them with this confidence (it misreads small text). */
@@ -65,31 +69,18 @@ function worstInkDelta(entry: TextImage, rendered: Pixels): number {
   return worst;
 }
 
-/** Both sides, interleaved round by round (so machine load hits them alike), after one unmeasured round. */
-function timedPair(ours: () => string, theirs: () => string): { ms: number; svg: string }[] {
-  const sides = [ours, theirs].map((run) => ({ run, svg: run(), times: [] as number[] }));
-  for (let i = 0; i < ROUNDS; i++) {
-    for (const side of sides) {
-      const start = performance.now();
-      side.svg = side.run();
-      side.times.push(performance.now() - start);
-    }
-  }
-  return sides.map((side) => ({ ms: median(side.times), svg: side.svg }));
-}
-
 const f = (v: number, d = 2) => (Number.isNaN(v) ? '–' : Number.isFinite(v) ? v.toFixed(d) : 'inf');
 
 let ok = true;
 const rows: string[][] = [];
 // Pictures named on the command line are held-out checks: no ink colours known; the words are
-// those of the picture's source when it is one of fixtures/real (graphviz or HTML), else every
-// word tesseract reads on the source.
+// those of the picture's source when it is one of fixtures/real (graphviz or HTML) or one of our
+// pages taken zoomed (text-screens.ts --zoom), else every word tesseract reads on the source.
 const heldOut: TextImage[] = await Promise.all(
   process.argv.slice(2).map(async (path) => {
     const image = await loadPng(path);
     const name = path.split('/').pop() ?? path;
-    const words = realVocabulary(name) ?? new Set<string>();
+    const words = realVocabulary(name) ?? zoomedPageVocabulary(name) ?? new Set<string>();
     return { name, kind: 'screenshot', image, clean: image, inks: [], words };
   }),
 );
@@ -105,10 +96,11 @@ for (const { image } of entries) for (let i = 0; i < 3; i++) vectorize(image, {}
 const timings = entries.map(({ image }) => {
   const raw = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
   const size = { width: image.width, height: image.height };
-  return timedPair(
+  return timeInterleaved(
     () => vectorize(image, {}).svg,
     () => vectorizeRawSync(raw, size, vtracerConfig({ ...DEFAULT_PARAMETERS })),
-  ) as [{ ms: number; svg: string }, { ms: number; svg: string }];
+    ROUNDS,
+  );
 });
 for (const [index, entry] of entries.entries()) {
   const { image } = entry;
@@ -119,8 +111,8 @@ for (const [index, entry] of entries.entries()) {
     (word) => entry.words.size === 0 || entry.words.has(word),
   );
   const sides = [ours, theirs].map((side) => {
-    const rendered = renderSvg(side.svg);
-    return { side, rendered, quality: compare(image, side.svg) };
+    const rendered = renderSvg(side.out);
+    return { side, rendered, quality: compare(image, side.out) };
   });
   const measured = [];
   for (const { side, rendered, quality } of sides) {
@@ -129,10 +121,12 @@ for (const [index, entry] of entries.entries()) {
       ink: worstInkDelta(entry, rendered),
       ...quality,
       ms: side.ms,
-      bytes: side.svg.length,
+      bytes: side.out.length,
     });
   }
   const [o, t] = measured as [(typeof measured)[0], (typeof measured)[0]];
+  // The reader's floor: the source itself with its colours moved by at most 4 (invisible).
+  const floor = recall(sourceWords, await ocrWords(quantized(image, 5)));
   if (o.recall < MIN_RECALL || o.ink > MAX_INK_DELTA_E) ok = false;
   rows.push([
     `${entry.name} ${image.width}x${image.height}`,
@@ -140,6 +134,7 @@ for (const [index, entry] of entries.entries()) {
     String(sourceWords.length),
     f(o.recall),
     f(t.recall),
+    f(floor),
     f(o.ink, 1),
     f(t.ink, 1),
     f(o.edges, 3),
@@ -159,6 +154,7 @@ const header = [
   'words',
   'recall',
   'vt',
+  '5-bit',
   'inkΔE',
   'vt',
   'edge F1',
