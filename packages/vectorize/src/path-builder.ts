@@ -1,5 +1,8 @@
 import type { PathCommand } from './types.ts';
 
+/** Commands are read-only: every sub-path can end in the same one. */
+const CLOSE: PathCommand = ['Z'];
+
 /** Collects commands of one path, rounding every coordinate once so SVG, PDF and EPS agree exactly. */
 export class PathBuilder {
   readonly commands: PathCommand[] = [];
@@ -10,6 +13,9 @@ export class PathBuilder {
   }
 
   round(value: number): number {
+    // Pixel corners are integers already: returned as they are, they stay small integers in V8
+    // (a rounded quotient is a heap number, one allocation per coordinate of a pixel-exact trace).
+    if (Number.isInteger(value)) return value === 0 ? 0 : value;
     const rounded = Math.round(value * this.scale) / this.scale;
     return rounded === 0 ? 0 : rounded;
   }
@@ -45,14 +51,21 @@ export class PathBuilder {
       }
     }
     if (last && last[0] === 'L' && start && last[1] === start[1] && last[2] === start[2]) this.commands.pop();
-    this.commands.push(['Z']);
+    this.commands.push(CLOSE);
   }
 
   /** A closed polygon from flat [x0, y0, ...] points (the first `length` numbers). */
   polygon(points: ArrayLike<number>, length = points.length): void {
     if (length < 6) return;
-    this.moveTo(points[0]!, points[1]!);
-    for (let i = 2; i < length; i += 2) this.lineTo(points[i]!, points[i + 1]!);
-    this.close();
+    const { commands } = this;
+    const x0 = this.round(points[0]!);
+    const y0 = this.round(points[1]!);
+    commands.push(['M', x0, y0]);
+    // As close(): a last point on the start is implied by Z. Known here without searching back
+    // for the M, which a trace of many small pieces paid for on every one.
+    let end = length;
+    if (this.round(points[length - 2]!) === x0 && this.round(points[length - 1]!) === y0) end -= 2;
+    for (let i = 2; i < end; i += 2) commands.push(['L', this.round(points[i]!), this.round(points[i + 1]!)]);
+    commands.push(CLOSE);
   }
 }
