@@ -12,7 +12,10 @@ import { type TraceParameters, type VectorizeOptions, vectorize } from '../src/i
 import { isSelected } from './only.ts';
 import { compare, loadPng, type Pixels, type Quality } from './quality.ts';
 import { benchReal } from './real.ts';
+import { runWithServiceHeap } from './service-heap.ts';
 import { SETTINGS, vtracerConfig } from './settings.ts';
+
+runWithServiceHeap();
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

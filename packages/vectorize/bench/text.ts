@@ -30,10 +30,13 @@ import { deltaE } from './color-difference.ts';
 import { ocrWords, quantized, wordRecall as recall, steadyWords } from './ocr.ts';
 import { isSelected } from './only.ts';
 import { compare, loadPng, onWhite, type Pixels, renderSvg } from './quality.ts';
+import { runWithServiceHeap } from './service-heap.ts';
 import { vtracerConfig } from './settings.ts';
 import { type TextImage, textImages } from './text-images.ts';
 import { realVocabulary, textScreens, zoomedPageVocabulary } from './text-screens.ts';
 import { timeInterleaved } from './timing.ts';
+
+runWithServiceHeap();
 
 const MIN_RECALL = 0.9;
 /** Source words count only when tesseract reads them with this confidence (it misreads small text). */
