@@ -68,6 +68,9 @@ export function sourceText(path: string): string {
     .replace(/&(\w+);/g, (_, name: string) => ENTITIES[name] ?? ' ');
 }
 
+/** The words a page or a graphviz file shows, as the benchmark counts them. */
+const vocabulary = (path: string): Set<string> => new Set(wordsOf(sourceText(path)));
+
 /** Colours a page draws text and lines in (its CSS `color` and border colours), #rrggbb. */
 function pageInks(path: string): string[] {
   const css = readFileSync(path, 'utf8');
@@ -85,7 +88,7 @@ export function realVocabulary(file: string): Set<string> | undefined {
   }[];
   const source = manifest.find((entry) => entry.file === file)?.source;
   if (!source?.startsWith('bench/')) return undefined;
-  return new Set(wordsOf(sourceText(join(HERE, '..', source))));
+  return vocabulary(join(HERE, '..', source));
 }
 
 /**
@@ -95,7 +98,7 @@ export function realVocabulary(file: string): Set<string> | undefined {
 export function zoomedPageVocabulary(file: string): Set<string> | undefined {
   const page = /^(\w+)-\d+\.png$/.exec(file)?.[1];
   const source = page && join(SOURCES, `${page}.html`);
-  return source && existsSync(source) ? new Set(wordsOf(sourceText(source))) : undefined;
+  return source && existsSync(source) ? vocabulary(source) : undefined;
 }
 
 export async function textScreens(): Promise<TextImage[]> {
@@ -115,7 +118,7 @@ export async function textScreens(): Promise<TextImage[]> {
         clean: image,
         // Graphviz colours are attributes, not CSS: no ink colours known, so no ΔE for diagrams.
         inks: by === 'chromium' ? pageInks(source) : [],
-        words: new Set(wordsOf(sourceText(source))),
+        words: vocabulary(source),
       };
     }),
   );
