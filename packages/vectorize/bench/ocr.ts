@@ -66,9 +66,8 @@ function withNoise(pixels: Pixels, amplitude: number): Pixels {
 }
 
 /**
- * The picture with every channel rounded to `bits` bits (5: steps of 8, at most 4 off; invisible).
- * The OCR benchmark reads the source so quantized as a floor: what a trace that moves colours by a
- * few units, as any palette does, can expect from the reader.
+ * The picture with every channel rounded to `bits` bits (5: steps of 8, at most 4 off; invisible),
+ * as a palette moves colours: all pixels of a colour in step, where noise moves each on its own.
  */
 export function quantized(pixels: Pixels, bits: number): Pixels {
   const step = 2 ** (8 - bits);
@@ -79,35 +78,43 @@ export function quantized(pixels: Pixels, bits: number): Pixels {
   return { ...pixels, data };
 }
 
+/** The words of `words` (a multiset) that `read` also holds. */
+function alsoIn(words: string[], read: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const word of read) left.set(word, (left.get(word) ?? 0) + 1);
+  return words.filter((word) => {
+    const n = left.get(word) ?? 0;
+    if (n > 0) left.set(word, n - 1);
+    return n > 0;
+  });
+}
+
+export interface SourceWords {
+  /** Read with `minConfidence` on the source and also on two copies with invisible noise. */
+  underNoise: string[];
+  /** Of those, the ones also read on the source with its colours rounded to 6 and to 5 bits. */
+  steady: string[];
+}
+
 /**
- * The words tesseract reads on the source steadily: with `minConfidence`, and also on two copies
- * with invisible noise (every channel ±1 and ±2). On 9-px text a tesseract reading flips under
- * such noise (measured: up to 17 % of a terminal's words), so a word it reads only on the exact
- * source says more about the reader than about a trace.
+ * The words tesseract reads on the source steadily: with `minConfidence`, and also on copies of it
+ * that nobody can tell from it. On 9-px text a tesseract reading flips under such changes, so a
+ * word it reads only on the exact source says more about the reader than about a trace:
+ * - two copies with every channel moved by a random ±1 and ±2 (a terminal screenshot's own source
+ *   with ±1 noise loses 17 % of its words);
+ * - two with every channel rounded to 6 and to 5 bits (at most 2 and 4 off), colours moved in
+ *   step, as any palette moves them: a notebook page with dark output cells reads 0.40 of its
+ *   noise-steady words rounded to 5 bits.
  */
-export async function steadyWords(pixels: Pixels, minConfidence: number): Promise<string[]> {
-  const steady = new Map<string, number>();
-  for (const word of await ocrWords(pixels, minConfidence)) steady.set(word, (steady.get(word) ?? 0) + 1);
-  for (const amplitude of [1, 2]) {
-    const seen = new Map<string, number>();
-    for (const word of await ocrWords(withNoise(pixels, amplitude))) seen.set(word, (seen.get(word) ?? 0) + 1);
-    for (const [word, n] of steady) steady.set(word, Math.min(n, seen.get(word) ?? 0));
-  }
-  return [...steady].flatMap(([word, n]) => Array<string>(n).fill(word));
+export async function steadyWords(pixels: Pixels, minConfidence: number): Promise<SourceWords> {
+  let underNoise = await ocrWords(pixels, minConfidence);
+  for (const amplitude of [1, 2]) underNoise = alsoIn(underNoise, await ocrWords(withNoise(pixels, amplitude)));
+  let steady = underNoise;
+  for (const bits of [6, 5]) steady = alsoIn(steady, await ocrWords(quantized(pixels, bits)));
+  return { underNoise, steady };
 }
 
 /** Share of `source` (a multiset) also in `render`. */
 export function wordRecall(source: string[], render: string[]): number {
-  if (source.length === 0) return 1;
-  const left = new Map<string, number>();
-  for (const word of render) left.set(word, (left.get(word) ?? 0) + 1);
-  let found = 0;
-  for (const word of source) {
-    const n = left.get(word) ?? 0;
-    if (n > 0) {
-      found++;
-      left.set(word, n - 1);
-    }
-  }
-  return found / source.length;
+  return source.length === 0 ? 1 : alsoIn(source, render).length / source.length;
 }

@@ -10,15 +10,17 @@
  *
  * - OCR word recall: tesseract reads the source, and the render of each SVG at the input size;
  *   recall = share of the source's words (as a multiset, punctuation trimmed, two characters or
- *   more, read with confidence 80 or more and steadily (ocr.ts: steadyWords), and only words the
+ *   more, read with confidence 80 or more and steadily (ocr.ts: steadyWords: also on copies of the
+ *   source with invisible noise, and with its colours rounded to 6 and 5 bits), and only words the
  *   picture really holds: tesseract reads line-number gutters as noise) that it also reads on the
  *   render (any confidence). Both are enlarged 2x the same way first, since tesseract reads 11 px
  *   text poorly at 1x (OCR_SCALE changes it).
  * - Ink ΔE: per ink colour, the pixels drawn fully in it (before noise); CIEDE2000 between the
  *   source's median colour there and the render's. The worst ink per image is printed.
- * - 5-bit: the same recall on the source itself with every channel rounded to 5 bits (at most 4
- *   off, invisible): the reader's floor for a trace that moves colours a little, as any palette does.
- *   On pages where it is low, tesseract's whole-page threshold decides the words, not the trace.
+ * - Noise-steady words (the count before 2026-12-06: words steady under noise, whether or not they
+ *   survive rounding): how many, the share ours reads, and the share the source itself rounded to
+ *   5 bits reads (the reader's floor on them: on pages where it is low, the words flip with
+ *   colours nobody can tell apart, and no palette can be held to them).
  * - Edge F1: the edge maps of source and render (quality.ts), which falls when thin lines break.
  * Exit code 1 when the default's recall is under 0.9 or its worst ink ΔE over 3 on any image.
  */
@@ -110,17 +112,20 @@ for (const [index, entry] of entries.entries()) {
   const [ours, theirs] = timings[index]!;
   const engine = vectorize(image, {}).engineUsed;
   // What tesseract reads on the source and is really there (not noise read into the gutter).
-  const sourceWords = (await steadyWords(image, SOURCE_CONFIDENCE)).filter(
-    (word) => entry.words.size === 0 || entry.words.has(word),
-  );
+  const held = (word: string) => entry.words.size === 0 || entry.words.has(word);
+  const source = await steadyWords(image, SOURCE_CONFIDENCE);
+  const sourceWords = source.steady.filter(held);
+  const noiseSteady = source.underNoise.filter(held);
   const sides = [ours, theirs].map((side) => {
     const rendered = renderSvg(side.out);
     return { side, rendered, quality: compare(image, side.out) };
   });
   const measured = [];
   for (const { side, rendered, quality } of sides) {
+    const read = await ocrWords(rendered);
     measured.push({
-      recall: recall(sourceWords, await ocrWords(rendered)),
+      recall: recall(sourceWords, read),
+      noiseRecall: recall(noiseSteady, read),
       ink: worstInkDelta(entry, rendered),
       ...quality,
       ms: side.ms,
@@ -128,8 +133,8 @@ for (const [index, entry] of entries.entries()) {
     });
   }
   const [o, t] = measured as [(typeof measured)[0], (typeof measured)[0]];
-  // The reader's floor: the source itself with its colours moved by at most 4 (invisible).
-  const floor = recall(sourceWords, await ocrWords(quantized(image, 5)));
+  // The reader's floor on the noise-steady words: the source with its colours moved by at most 4.
+  const floor = recall(noiseSteady, await ocrWords(quantized(image, 5)));
   if (o.recall < MIN_RECALL || o.ink > MAX_INK_DELTA_E) ok = false;
   rows.push([
     `${entry.name} ${image.width}x${image.height}`,
@@ -137,6 +142,8 @@ for (const [index, entry] of entries.entries()) {
     String(sourceWords.length),
     f(o.recall),
     f(t.recall),
+    String(noiseSteady.length),
+    f(o.noiseRecall),
     f(floor),
     f(o.ink, 1),
     f(t.ink, 1),
@@ -157,6 +164,8 @@ const header = [
   'words',
   'recall',
   'vt',
+  'n-words',
+  'n-recall',
   '5-bit',
   'inkΔE',
   'vt',

@@ -23,9 +23,12 @@
  *    its nearest colour at all, that shade is taken even when it is further in RGB: a blue line's
  *    pale fringe on white went to a pale green fill nearer in RGB, but further to the eye
  *    (CIEDE2000 16.6 against white's 9.8).
+ * 5. No colour is snapped across the page's Otsu threshold (as OCR binarizes it), and each blend
+ *    shade is the mean of the colours snapped to it (shade-refinement.ts).
  */
 
 import { MixBoxes } from './mix-boxes.ts';
+import { refineShades } from './shade-refinement.ts';
 
 export const MAX_DOMINANT = 24;
 export const DOMINANT_SHARE = 0.002;
@@ -357,6 +360,7 @@ export function inkPalette(
     }
     nearest[d] = choice;
   }
+  refineShades(colors, inks.length, MAX_WITH_BLENDS, keys, counts, nearest);
   return { colors, nearest };
 }
 
