@@ -1,6 +1,6 @@
 /**
  * The last step of the ink palette (ink-palette.ts): once every distinct colour has its palette
- * colour, two refinements that cost no layer where nothing is lost.
+ * colour, two refinements of the snapped colours.
  *
  * 1. **No pixel crosses the page's threshold.** OCR engines binarize a page with one global
  *    threshold (tesseract: Otsu's, per colour channel), and where a glyph's edge falls decides
@@ -13,7 +13,8 @@
  *    (computed over the picture's pixels) get a palette colour of their own: the mean of those
  *    colours, one per palette colour and side, which lies on their side. Over the OCR benchmark's
  *    own pictures and every page at 80 % and 90 % (71 pictures, three reads each) the words read
- *    rose from 0.970 to 0.988, and pictures under 0.9 fell from 10 to 5, for 1.8 % more bytes.
+ *    rose from 0.970 to 0.988, and pictures under 0.9 fell from 10 to 5, for 1.8 % more bytes
+ *    (a diagram whose threshold cuts through its lines' half shades: 11.5 %, for +2.9 dB).
  * 2. **Each blend shade is the mean of the colours snapped to it** (pixel-weighted), not the exact
  *    middle of its two ends: the least-squares choice, +0.1 to +1.9 dB PSNR on those pictures for
  *    the same bytes. The paper and ink colours stay exact.
