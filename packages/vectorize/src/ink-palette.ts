@@ -28,6 +28,7 @@
  */
 
 import { MixBoxes } from './mix-boxes.ts';
+import { b, g, r } from './rgb-key.ts';
 import { refineShades } from './shade-refinement.ts';
 
 export const MAX_DOMINANT = 24;
@@ -79,10 +80,6 @@ export interface InkPalette {
   /** For each distinct colour (by index), the palette index it becomes. */
   nearest: Uint8Array;
 }
-
-const r = (k: number) => (k >> 16) & 255;
-const g = (k: number) => (k >> 8) & 255;
-const b = (k: number) => k & 255;
 
 function distance2(a: number, c: number): number {
   const dr = r(a) - r(c);

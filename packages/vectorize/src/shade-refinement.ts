@@ -20,9 +20,7 @@
  *    the same bytes. The paper and ink colours stay exact.
  */
 
-const r = (k: number) => (k >> 16) & 255;
-const g = (k: number) => (k >> 8) & 255;
-const b = (k: number) => k & 255;
+import { b, g, r } from './rgb-key.ts';
 
 /**
  * Otsu's threshold per channel (red, green, blue) over distinct colours `keys` (RGB) with their
@@ -132,12 +130,16 @@ function keepThresholdSides(
   }
   const groups = Math.min(ids.size, maxColors - colors.length);
   if (groups <= 0) return;
-  const sums = new ColorSums(groups);
-  for (let d = 0; d < keys.length; d++)
-    if (groupOf[d]! >= 0 && groupOf[d]! < groups) sums.add(groupOf[d]!, keys[d]!, counts[d]!);
+  // Groups past the palette's room keep the colour they had.
   const first = colors.length;
+  const sums = new ColorSums(groups);
+  for (let d = 0; d < keys.length; d++) {
+    const group = groupOf[d]!;
+    if (group < 0 || group >= groups) continue;
+    sums.add(group, keys[d]!, counts[d]!);
+    nearest[d] = first + group;
+  }
   for (let group = 0; group < groups; group++) colors.push(sums.mean(group)!);
-  for (let d = 0; d < keys.length; d++) if (groupOf[d]! >= 0 && groupOf[d]! < groups) nearest[d] = first + groupOf[d]!;
 }
 
 /** Each palette colour from `firstShade` on becomes the mean of the colours snapped to it. */
